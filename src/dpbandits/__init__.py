@@ -1,0 +1,16 @@
+"""dpbandits: differentially private bandit algorithms, fast and exact, with reference twins.
+
+>>> import dpbandits
+>>> r = dpbandits.simulate("ucb", [0.9, 0.6], horizon=1000, epsilon=None, runs=2, seed=0)
+>>> r.regret.shape[0]
+2
+"""
+
+__version__ = "0.1.0"
+
+from . import bandits  # noqa: E402,F401  (registers the algorithms)
+from . import reference  # noqa: E402
+from .registry import ALGORITHMS  # noqa: E402
+from .simulate import SimulationResult, simulate  # noqa: E402
+
+__all__ = ["ALGORITHMS", "SimulationResult", "__version__", "reference", "simulate"]

@@ -1,0 +1,64 @@
+"""Bernoulli instances of the papers, generated from their formulas (means sorted best first).
+
+``means_for(spec)`` turns a config instance entry into float64[K]:
+``{"name": "C2", "k": 5}``, ``{"name": "tossou_10arm"}`` or ``{"means": [0.9, 0.6]}``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+
+def sajed_instance(name: str, k: int) -> list[Fraction]:
+    """Sajed & Sheffet (2019) instances C1-C4 for K arms, exact fractions in [1/4, 3/4].
+
+    C1: 3/4 then K-1 arms at 7/10.  C2: linear 3/4 -> 1/4.  C3: convex a(i-K)^2 + 1/4.
+    C4: concave -a(i-1)^2 + 3/4, with a = 1/(2 (K-1)^2), i = 1..K.
+    """
+    if k < 2:
+        raise ValueError(f"k must be >= 2, got {k}")
+    hi, lo = Fraction(3, 4), Fraction(1, 4)
+    a = Fraction(1, 2 * (k - 1) ** 2)
+    idx = range(1, k + 1)
+    if name == "C1":
+        return [hi] + [Fraction(7, 10)] * (k - 1)
+    if name == "C2":
+        return [hi - (hi - lo) * Fraction(i - 1, k - 1) for i in idx]
+    if name == "C3":
+        return [a * (i - k) ** 2 + lo for i in idx]
+    if name == "C4":
+        return [hi - a * (i - 1) ** 2 for i in idx]
+    raise ValueError(f"instance name={name!r} is not one of C1, C2, C3, C4")
+
+
+NAMED = {
+    "tossou_2arm": [0.9, 0.6],
+    "tossou_10arm": [0.1, 0.1, 0.1, 0.2, 0.55, 0.1, 0.1, 0.1, 0.1, 0.1],
+    "hu_setting1": [0.75, 0.625, 0.5, 0.375, 0.25],
+    "hu_setting2": [0.5, 0.4, 0.4, 0.4, 0.4],
+}
+
+
+def means_for(spec: dict) -> np.ndarray:
+    """float64[K] means of a config instance entry (see module docstring)."""
+    if "means" in spec:
+        return np.asarray(spec["means"], dtype=np.float64)
+    name = spec.get("name")
+    if name in NAMED:
+        return np.asarray(NAMED[name], dtype=np.float64)
+    if name in ("C1", "C2", "C3", "C4"):
+        if "k" not in spec:
+            raise ValueError(f"instance {name} needs k (number of arms)")
+        return np.asarray([float(x) for x in sajed_instance(name, int(spec["k"]))])
+    raise ValueError(f"instance name={name!r} is unknown; known: C1-C4, {sorted(NAMED)}")
+
+
+def instance_label(spec: dict) -> str:
+    """Short human label, e.g. 'C2, K=5' or 'tossou_2arm'."""
+    if "means" in spec:
+        return "means=" + ",".join(f"{m:g}" for m in spec["means"])
+    if spec["name"] in NAMED:
+        return spec["name"]
+    return f"{spec['name']}, K={spec['k']}"

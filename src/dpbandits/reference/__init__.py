@@ -1,0 +1,51 @@
+"""Plain per-step reference twins of every regret algorithm: slow and obviously correct.
+
+Each policy follows its paper's pseudocode literally: ``select(t)`` returns the arm pulled at step
+t (1-based), then the runner draws the Bernoulli reward and calls ``update(arm, reward)``.
+``simulate`` has the same signature and seeding as :func:`dpbandits.simulate`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..simulate import SimulationResult, prepare, versions
+from ..seeding import run_generator
+from . import tossou
+from ._policy import POLICIES, argmax_ties
+
+__all__ = ["POLICIES", "argmax_ties", "simulate", "tossou"]
+
+
+def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, **params):
+    """Reference twin of :func:`dpbandits.simulate` (same arguments, same result type)."""
+    alg, means, horizon, epsilon, runs, seed, ckpts, resolved, key = prepare(
+        algorithm, means, horizon, epsilon, runs, seed, checkpoints, params
+    )
+    if alg.name not in POLICIES:
+        raise ValueError(f"algorithm={alg.name!r} has no reference twin")
+    gap = means.max() - means
+    regret = np.empty((runs, ckpts.size))
+    pulls = np.zeros((runs, means.size), dtype=np.int64)
+    reward_sum = np.zeros(runs)
+    run_ids = np.arange(first_run, first_run + runs)
+    for j, i in enumerate(run_ids):
+        rng = run_generator(seed, key, i)
+        policy = POLICIES[alg.name](means.size, horizon, epsilon, rng, resolved)
+        cum, c = 0.0, 0
+        for t in range(1, horizon + 1):
+            a = policy.select(t)
+            r = 1.0 if rng.random() < means[a] else 0.0
+            policy.update(a, r)
+            pulls[j, a] += 1
+            reward_sum[j] += r
+            cum += gap[a]
+            while c < ckpts.size and ckpts[c] == t:
+                regret[j, c] = cum
+                c += 1
+    meta = {
+        "algorithm": alg.name, "means": means.tolist(), "horizon": horizon, "epsilon": epsilon,
+        "params": resolved, "seed": seed, "config_key": key, "run_ids": run_ids.tolist(),
+        "engine": "reference", "versions": versions(),
+    }
+    return SimulationResult(ckpts, regret, pulls, reward_sum, meta)

@@ -1,0 +1,27 @@
+"""Registry of reference policies and shared per-step helpers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+POLICIES: dict = {}
+
+
+def policy(name: str):
+    """Class decorator registering a reference policy for algorithm ``name``."""
+
+    def deco(cls):
+        POLICIES[name] = cls
+        return cls
+
+    return deco
+
+
+def argmax_ties(values, rng: np.random.Generator, random_ties: bool = True) -> int:
+    """Argmax with uniform random tie-breaking (draws only when several maximisers exist)."""
+    values = list(values)
+    best = max(values)
+    winners = [i for i, v in enumerate(values) if v == best]
+    if len(winners) == 1 or not random_ties:
+        return winners[0]
+    return winners[int(rng.integers(0, len(winners)))]

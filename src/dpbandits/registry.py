@@ -1,0 +1,106 @@
+"""Algorithm descriptors and the global registry ``ALGORITHMS``.
+
+Every algorithm module registers one :class:`Algorithm`. The fast entry point ``run`` simulates
+one run; ``dpbandits.simulate`` loops over runs with per-run generators (see :mod:`.seeding`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Param:
+    """One algorithm parameter: its default and either allowed ``choices`` or a numeric range."""
+
+    default: Any
+    choices: tuple | None = None
+    low: float | None = None  # exclusive lower bound for numeric parameters
+    doc: str = ""
+
+    def check(self, algorithm: str, name: str, value: Any) -> Any:
+        """Return ``value`` if valid, else raise ``ValueError`` naming the parameter."""
+        if self.choices is not None:
+            if value not in self.choices:
+                raise ValueError(
+                    f"{algorithm}: parameter {name}={value!r} is not one of {list(self.choices)}"
+                )
+            return value
+        if isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"{algorithm}: parameter {name} must be true or false, got {value!r}")
+            return value
+        if isinstance(self.default, (int, float)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"{algorithm}: parameter {name} must be a number, got {value!r}")
+            if self.low is not None and not value > self.low:
+                raise ValueError(f"{algorithm}: parameter {name} must be > {self.low}, got {value!r}")
+            return type(self.default)(value) if isinstance(self.default, float) else value
+        return value
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """Descriptor of one algorithm.
+
+    ``run(means, horizon, epsilon, checkpoints, rng, params) -> (regret[C], pulls[K], reward_sum)``
+    for ``kind == "regret"``; BAI algorithms use ``run_bai`` (see :mod:`dpbandits.bai`).
+    ``sources`` are the files whose edits must rerun this algorithm's simulations.
+    """
+
+    name: str
+    kind: str  # "regret" or "bai"
+    label: str
+    private: bool
+    run: Callable
+    params: dict[str, Param] = field(default_factory=dict)
+    sources: tuple[str, ...] = ()
+    needs_horizon: bool = False  # True if the algorithm reads T (not anytime)
+    doc: str = ""
+
+    def resolve(self, params: dict) -> dict:
+        """Fill defaults and validate ``params``; unknown names raise ``ValueError``."""
+        unknown = sorted(set(params) - set(self.params))
+        if unknown:
+            raise ValueError(
+                f"{self.name}: unknown parameter(s) {unknown}; allowed: {sorted(self.params)}"
+            )
+        out = {}
+        for key, spec in self.params.items():
+            out[key] = spec.check(self.name, key, params.get(key, spec.default))
+        return out
+
+
+ALGORITHMS: dict[str, Algorithm] = {}
+
+_SRC = Path(__file__).resolve().parent
+
+
+def sources(module_file: str, *shared: str) -> tuple[str, ...]:
+    """Repository-relative paths of ``module_file`` and of ``shared`` package modules.
+
+    ``shared`` names files relative to the package, e.g. ``"mechanisms.py"``.
+    """
+    root = _SRC.parent.parent
+    own = str(Path(module_file).resolve().relative_to(root))
+    return (own, *(str((_SRC / s).relative_to(root)) for s in shared))
+
+
+def register(algorithm: Algorithm) -> Algorithm:
+    """Add ``algorithm`` to ``ALGORITHMS`` (names are unique)."""
+    if algorithm.name in ALGORITHMS:
+        raise ValueError(f"algorithm {algorithm.name!r} registered twice")
+    ALGORITHMS[algorithm.name] = algorithm
+    return algorithm
+
+
+def get(name: str, kind: str | None = None) -> Algorithm:
+    """Look up an algorithm by name, raising ``ValueError`` naming ``algorithm`` if unknown."""
+    if name not in ALGORITHMS:
+        raise ValueError(f"algorithm={name!r} is unknown; known: {sorted(ALGORITHMS)}")
+    alg = ALGORITHMS[name]
+    if kind is not None and alg.kind != kind:
+        raise ValueError(f"algorithm={name!r} is a {alg.kind} algorithm, not {kind}")
+    return alg

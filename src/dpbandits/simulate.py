@@ -1,0 +1,110 @@
+"""Runner for regret-minimisation algorithms: ``dpbandits.simulate``."""
+
+from __future__ import annotations
+
+import platform
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import registry
+from .checkpoints import check_checkpoints, default_checkpoints
+from .seeding import config_key, run_generator
+from .validation import check_epsilon, check_horizon, check_means, check_runs, check_seed
+
+
+@dataclass
+class SimulationResult:
+    """Outcome of ``runs`` independent runs of one configuration.
+
+    checkpoints : int64[C]        steps t (1-based) at which regret is recorded; last = horizon
+    regret      : float64[R, C]   cumulative pseudo-regret sum_s (mu* - mu_{a_s}) at each checkpoint
+    pulls       : int64[R, K]     pull counts at the horizon
+    reward_sum  : float64[R]      total reward collected up to the horizon
+    meta        : dict            algorithm, resolved params, seeds, versions
+    """
+
+    checkpoints: np.ndarray
+    regret: np.ndarray
+    pulls: np.ndarray
+    reward_sum: np.ndarray
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def realised_regret(self) -> np.ndarray:
+        """float64[R]: horizon * mu* - total reward (realised regret at the horizon)."""
+        means = np.asarray(self.meta["means"])
+        return self.meta["horizon"] * means.max() - self.reward_sum
+
+
+def versions() -> dict:
+    import numba
+
+    from . import __version__
+
+    return {
+        "dpbandits": __version__,
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "python": platform.python_version(),
+    }
+
+
+def prepare(algorithm, means, horizon, epsilon, runs, seed, checkpoints, params, kind="regret"):
+    """Validate arguments; return (Algorithm, means, horizon, epsilon, runs, seed, ckpts, params, key)."""
+    alg = registry.get(algorithm, kind)
+    means = check_means(means)
+    horizon = check_horizon(horizon, means.size)
+    epsilon = check_epsilon(epsilon, alg.private)
+    if not alg.private:
+        epsilon = None  # non-private algorithms ignore epsilon; one simulation serves every epsilon
+    runs = check_runs(runs)
+    seed = check_seed(seed)
+    ckpts = default_checkpoints(horizon) if checkpoints is None else check_checkpoints(checkpoints, horizon)
+    resolved = alg.resolve(params)
+    key = config_key(
+        {"algorithm": alg.name, "means": means, "horizon": horizon, "epsilon": epsilon, "params": resolved}
+    )
+    return alg, means, horizon, epsilon, runs, seed, ckpts, resolved, key
+
+
+def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, **params):
+    """Simulate ``runs`` runs (indices ``first_run .. first_run+runs-1``) of a regret algorithm.
+
+    Parameters
+    ----------
+    algorithm : str        name in ``dpbandits.ALGORITHMS`` with kind "regret"
+    means : float[K]       Bernoulli means in [0, 1], K >= 2
+    horizon : int          number of pulls T >= K
+    epsilon : float        privacy parameter > 0 (ignored, may be None, for non-private algorithms)
+    runs : int             number of runs
+    seed : int             root seed; run i uses SeedSequence(seed, spawn_key=(config_key, i))
+    checkpoints : int[C]   steps at which regret is recorded (default: ~200 log/linear points)
+    **params               algorithm parameters (see ``ALGORITHMS[name].params``)
+    """
+    alg, means, horizon, epsilon, runs, seed, ckpts, resolved, key = prepare(
+        algorithm, means, horizon, epsilon, runs, seed, checkpoints, params
+    )
+    if isinstance(first_run, bool) or int(first_run) < 0:
+        raise ValueError(f"first_run must be a non-negative integer, got {first_run!r}")
+    k = means.size
+    regret = np.empty((runs, ckpts.size))
+    pulls = np.empty((runs, k), dtype=np.int64)
+    reward_sum = np.empty(runs)
+    run_ids = np.arange(int(first_run), int(first_run) + runs)
+    for j, i in enumerate(run_ids):
+        rng = run_generator(seed, key, i)
+        regret[j], pulls[j], reward_sum[j] = alg.run(means, horizon, epsilon, ckpts, rng, resolved)
+    meta = {
+        "algorithm": alg.name,
+        "means": means.tolist(),
+        "horizon": horizon,
+        "epsilon": epsilon,
+        "params": resolved,
+        "seed": seed,
+        "config_key": key,
+        "run_ids": run_ids.tolist(),
+        "engine": "fast",
+        "versions": versions(),
+    }
+    return SimulationResult(ckpts, regret, pulls, reward_sum, meta)
