@@ -1,3 +1,8 @@
-"""Regret-minimisation algorithms: one module per algorithm, each registering itself."""
+"""Regret-minimisation algorithms: one module per algorithm, each registering itself on import."""
 
-from . import dp_ucb_bound, dp_ucb_int, dp_ucb_tossou, private_ucb, ucb  # noqa: F401
+import importlib
+import pkgutil
+
+for _mod in pkgutil.iter_modules(__path__):
+    if not _mod.name.startswith("_"):
+        importlib.import_module(f"{__name__}.{_mod.name}")

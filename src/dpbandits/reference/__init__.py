@@ -11,10 +11,16 @@ import numpy as np
 
 from ..simulate import SimulationResult, prepare, versions
 from ..seeding import run_generator
-from . import tossou
+import importlib
+import pkgutil
+
 from ._policy import POLICIES, argmax_ties
 
-__all__ = ["POLICIES", "argmax_ties", "simulate", "tossou"]
+for _mod in pkgutil.iter_modules(__path__):
+    if not _mod.name.startswith("_"):
+        importlib.import_module(f"{__name__}.{_mod.name}")
+
+__all__ = ["POLICIES", "argmax_ties", "simulate"]
 
 
 def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, **params):
