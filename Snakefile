@@ -1,0 +1,20 @@
+# Reproduces every figure of five differentially private bandit papers. See README.md.
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/simulate.smk"
+include: "workflow/rules/figures.smk"
+include: "workflow/rules/notebooks.smk"
+
+
+onstart:
+    print(f"dpbandits: {len(SIMS)} simulation configurations, results in {RESULTS}/")
+
+
+rule all:
+    default_target: True
+    input:
+        [paper_targets(p) for p in PAPERS],

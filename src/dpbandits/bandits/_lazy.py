@@ -1,0 +1,79 @@
+"""Lazy, forgetful per-arm doubling epochs of Hu & Hegde (Alg. 1 lines 5-8 = Alg. 3 lines 6-9).
+
+Arm j's pulls are cut into epochs of sizes 1 (the initial pull), 2, 4, 8, ... When an epoch of
+2^(r+1) pulls completes, the arm's private mean becomes (epoch reward sum + Lap(1/epsilon)) / 2^(r+1)
+computed from that epoch alone, O_j = 2^(r+1), and the epoch's data are discarded.
+
+The decisions read only (private mean, O_j, t) and the pull counts, never a reward inside an open
+epoch, so each epoch's reward sum is drawn as one Binomial(2^(r+1), mu_j) when the epoch closes:
+exactly the law of the sum of the per-pull Bernoulli rewards (spec §7).
+
+Per-round helpers take no generator argument: passing a numpy Generator into an njit function
+costs ~35 ns per call (reference counting), so the generator is only handed to ``lazy_close``
+(once per epoch) and to ``argmax_ties`` (only when several maximisers exist).
+
+State, all float64/int64 arrays of length K, created by :func:`lazy_state`:
+``cur`` pulls in the open epoch (N_j), ``size`` size of the open epoch (2^(r_j+1)),
+``obs`` O_j (0 before the initial pull), ``mu`` private mean of the last closed epoch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def lazy_state(k):
+    """(cur int64[K], size int64[K], obs float64[K], mu float64[K]) before the first pull (r = -1)."""
+    return np.zeros(k, dtype=np.int64), np.ones(k, dtype=np.int64), np.zeros(k), np.zeros(k)
+
+
+@njit(cache=True, inline="always")
+def lazy_count(a, cur, size):
+    """Count one pull of arm ``a``; True if it completes the arm's open epoch (then call lazy_close)."""
+    cur[a] += 1
+    return cur[a] == size[a]
+
+
+@njit(cache=True)
+def lazy_close(a, means, epsilon, rng, cur, size, obs, mu):
+    """Close arm ``a``'s complete epoch and return its reward sum Phi.
+
+    Draws Phi ~ Binomial(size[a], means[a]), then one Lap(1/epsilon) on the sum; sets
+    obs[a] = size[a], mu[a] = (Phi + noise) / obs[a], doubles size[a] and empties the epoch.
+    """
+    m = size[a]
+    phi = float(rng.binomial(m, means[a]))
+    obs[a] = m
+    mu[a] = (phi + rng.laplace(0.0, 1.0 / epsilon)) / m
+    size[a] = 2 * m
+    cur[a] = 0
+    return phi
+
+
+@njit(cache=True, inline="always")
+def argmax_count(values):
+    """(lowest index of the maximum, number of maximisers) of ``values``."""
+    best = values[0]
+    arg = 0
+    count = 1
+    for i in range(1, values.size):
+        v = values[i]
+        if v > best:
+            best = v
+            arg = i
+            count = 1
+        elif v == best:
+            count += 1
+    return arg, count
+
+
+@njit(cache=True)
+def open_epoch_rewards(means, rng, cur):
+    """Reward sum of the epochs still open at the horizon: sum_j Binomial(cur[j], means[j])."""
+    total = 0.0
+    for j in range(means.size):
+        if cur[j] > 0:
+            total += rng.binomial(cur[j], means[j])
+    return total

@@ -1,0 +1,94 @@
+"""AdaP-KLUCB (Azize & Basu, NeurIPS 2022, arXiv 2209.02570): the baseline of Hu & Hegde.
+
+Rounds 1..K pull each arm once (private mean X_a + Lap(1/epsilon), n_a = 1). Then episodes: at the
+episode's first round t_l compute once, for every arm,
+    c_a = alpha ln(t_l) / n_a,  mb_a = Clip01(mu~_a + alpha ln(t_l) / (epsilon n_a)),
+    I_a = max{q in [mb_a, 1] : kl(mb_a, q) <= c_a},
+pull A = argmax_a I_a for N_A consecutive rounds (doubling its count N_A), and at the episode's end
+replace mu~_A by the mean of this episode's N_A rewards + Lap(1/(epsilon N_A)), n_A = N_A. The
+noisy mean is drawn once per completed episode and kept until that arm's next episode ends. Anytime.
+
+Episodes are contiguous and fixed at their start, so each collapses to O(1) work: one Binomial
+for the episode's reward sum, regret linear over the episode (exact, spec §7).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ..klucb import klucb_upper
+from ..registry import Algorithm, Param, register, sources
+from ._kernels import argmax_ties, bernoulli, fill_linear, record
+from .ucb import TIE_BREAK
+
+
+@njit(cache=True)
+def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, random_ties):
+    """One run. Returns (regret[C], pulls[K], reward_sum, last[K]) with last = final n_a."""
+    k = means.size
+    gap = means.max() - means
+    mu = np.empty(k)
+    last = np.ones(k, dtype=np.int64)
+    n = np.ones(k, dtype=np.int64)
+    index = np.empty(k)
+    out = np.empty(checkpoints.size)
+    regret = 0.0
+    total = 0.0
+    c = 0
+    for a in range(k):
+        x = bernoulli(rng, means[a])
+        mu[a] = x + rng.laplace(0.0, 1.0 / epsilon)
+        total += x
+        regret += gap[a]
+        c = record(out, checkpoints, c, a + 1, regret)
+    t = k
+    while t < horizon:
+        lt = math.log(t + 1)
+        for a in range(k):
+            level = alpha * lt / last[a]
+            mb = min(max(mu[a] + level / epsilon, 0.0), 1.0)
+            index[a] = klucb_upper(mb, level, tol)
+        a = argmax_ties(index, rng, random_ties)
+        length = n[a]
+        steps = min(length, horizon - t)
+        c = fill_linear(out, checkpoints, c, t, regret, t + steps, gap[a])
+        regret += gap[a] * steps
+        s = float(rng.binomial(steps, means[a]))
+        total += s
+        if steps == length:
+            mu[a] = s / length + rng.laplace(0.0, 1.0 / (epsilon * length))
+            last[a] = length
+        n[a] += steps
+        t += steps
+    return out, n, total, last
+
+
+def run(means, horizon, epsilon, checkpoints, rng, params):
+    out, n, total, _ = adap_klucb_kernel(
+        means, horizon, epsilon, params["alpha"], params["klucb_tol"], checkpoints, rng,
+        params["tie_break"] == "random",
+    )
+    return out, n, total
+
+
+register(
+    Algorithm(
+        name="adap_klucb",
+        kind="regret",
+        label="AdaP-KLUCB",
+        private=True,
+        run=run,
+        params={
+            "tie_break": TIE_BREAK,
+            "alpha": Param(
+                3.1, low=3.0, doc="[CHOICE] exploration constant alpha > 3 (Azize & Basu's experiments)"
+            ),
+            "klucb_tol": Param(1e-9, low=0.0, doc="[CHOICE] bisection tolerance of the KL-UCB index"),
+        },
+        sources=sources(__file__, "bandits/_kernels.py", "klucb.py"),
+        doc="Azize & Basu (2022) AdaP-KLUCB, epsilon-global-DP; baseline of Hu & Hegde. Anytime.",
+    )
+)

@@ -1,0 +1,220 @@
+"""DP-SE 2 and modified DP-SE 2 (Sajed's MSc thesis 2019, Algorithm 10 and Th:885-889; spec §1.2).
+
+Each epoch pulls the viable arms S round-robin (ascending index) with fresh statistics, and runs an
+epsilon/2 SVT (threshold noise B ~ Lap(6/eps) once per epoch, A_r ~ Lap(6/eps) per check) at the check
+rounds r = 2^l (or 2^l + 1), l = 1, 2, ... restarting every epoch. It halts on
+
+    max_S mean - min_S mean > M h_r + (A_r + B + c_r) / r,
+    h_r = sqrt(ln(16 K |S| l^2 / beta) / (2 r)),
+    c_r = 6 ln(4K/beta)/eps + 6 ln(8 K l^2/beta)/eps + C ln(4 K |S|/beta)/eps,
+
+with (M, C) = (10, 16) for DP-SE 2 and (2, 4) for the modified version. Then an epsilon/2 histogram
+mean_i + Lap(2/(eps r)) removes every j with  max - mean~_j > 2 h_r + 4 ln(4K|S|/beta)/(eps r).
+An epoch that removes nothing starts again with the same S. After |S| = 1 the last arm is pulled.
+K is the initial number of arms. The horizon stops everything: pulls left before the next check are
+split round-robin (ascending), with no check and no elimination (spec §1.0).
+
+Fast kernel (exact, spec §5.2): between two checks the algorithm reads only each arm's reward sum, so
+one Binomial(rounds, mu_i) per viable arm and check interval replaces the Bernoulli pulls. The regret
+curve is exact at every checkpoint (pulls are round-robin in ascending arm order).
+Every epoch uses >= 2|S| pulls, so the loop ends after at most T/4 epochs.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+from numbers import Real
+
+import numpy as np
+from numba import njit
+
+from ..mechanisms import laplace_scale
+from ..registry import Algorithm, Param, register, sources
+from ..stopping import svt_scales
+from ._kernels import fill_linear
+
+SCHEDULES = ("pow2", "pow2plus1")
+#: (Hoeffding multiplier M in the halting test, coefficient C of ln(4K|S|/beta)/eps in c_r)
+VARIANTS = {"dp_se2": (10.0, 16.0), "dp_se2_modified": (2.0, 4.0)}
+
+
+def noise_scales(epsilon: float, r: int) -> tuple[float, float, float]:
+    """(B scale, A_r scale, histogram scale) = (6/eps, 6/eps, 2/(eps r)).
+
+    SVT with budget eps/2 on the sum-scale query max S - min S (sensitivity 1), and a Laplace histogram
+    with budget eps/2 on the means (L1 sensitivity 1/r).
+    """
+    b, a = svt_scales(1.0, epsilon / 2.0)
+    return b, a, laplace_scale(1.0 / r, epsilon / 2.0)
+
+
+def resolve_beta(beta: float | None, horizon: int) -> float:
+    """beta, with None meaning 1/T (the thesis experiments, Th:891)."""
+    return 1.0 / horizon if beta is None else beta
+
+
+@njit(cache=True)
+def fill_round_robin(out, checkpoints, c, t0, regret0, arms, m, gap, t1):
+    """Fill checkpoints in (t0, t1] of pulls cycling over ``arms[:m]`` in order, starting at a round start.
+
+    At t = t0 + q m + s (0 <= s < m) the regret is regret0 + q sum(gap[arms[:m]]) + sum_{j<s} gap[arms[j]].
+    Returns the next checkpoint slot.
+    """
+    rate = 0.0
+    for j in range(m):
+        rate += gap[arms[j]]
+    while c < checkpoints.size and checkpoints[c] <= t1:
+        q, s = divmod(checkpoints[c] - t0, m)
+        v = regret0 + q * rate
+        for j in range(s):
+            v += gap[arms[j]]
+        out[c] = v
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def dp_se2_kernel(means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit,
+                  checkpoints, rng):
+    """One run. Returns (regret[C], pulls[K], reward_sum).
+
+    halt_mult, c_coef: M and C of the halting test; plus_one: 1 for checks at 2^l + 1, else 0;
+    svt_scale: Laplace scale of B and A_r; hist_unit: histogram scale times r.
+    """
+    k = means.size
+    gap = means.max() - means
+    arms = np.arange(k)  # viable arms, ascending, in arms[:m]
+    m = k
+    sums = np.zeros(k)
+    noisy = np.zeros(k)
+    pulls = np.zeros(k, dtype=np.int64)
+    out = np.empty(checkpoints.size)
+    c_fixed = svt_scale * math.log(4.0 * k / beta)
+    t = 0
+    regret = 0.0
+    total = 0.0
+    c = 0
+    while m > 1 and t < horizon:
+        b = rng.laplace(0.0, svt_scale)
+        rate = 0.0
+        for j in range(m):
+            sums[arms[j]] = 0.0
+            rate += gap[arms[j]]
+        r = 0
+        ell = 0
+        h = 0.0
+        halted = False
+        while t < horizon:
+            ell += 1
+            d = (1 << ell) + plus_one - r
+            if t + m * d > horizon:  # horizon before the next check: split what is left, stop
+                q, s = divmod(horizon - t, m)
+                c = fill_round_robin(out, checkpoints, c, t, regret, arms, m, gap, horizon)
+                for j in range(m):
+                    a = arms[j]
+                    n = q + 1 if j < s else q
+                    if n > 0:
+                        total += rng.binomial(n, means[a])
+                        pulls[a] += n
+                    if j < s:
+                        regret += gap[a]
+                regret += q * rate
+                t = horizon
+                break
+            for j in range(m):
+                a = arms[j]
+                x = rng.binomial(d, means[a])
+                sums[a] += x
+                total += x
+                pulls[a] += d
+            c = fill_round_robin(out, checkpoints, c, t, regret, arms, m, gap, t + m * d)
+            regret += d * rate
+            t += m * d
+            r += d
+            a_r = rng.laplace(0.0, svt_scale)
+            h = math.sqrt(math.log(16.0 * k * m * ell * ell / beta) / (2.0 * r))
+            c_r = c_fixed + svt_scale * math.log(8.0 * k * ell * ell / beta) + c_coef * math.log(
+                4.0 * k * m / beta) / epsilon
+            hi = sums[arms[0]]
+            lo = hi
+            for j in range(1, m):
+                hi = max(hi, sums[arms[j]])
+                lo = min(lo, sums[arms[j]])
+            if (hi - lo) / r > halt_mult * h + (a_r + b + c_r) / r:
+                halted = True
+                break
+        if not halted:
+            break
+        top = -np.inf
+        for j in range(m):
+            a = arms[j]
+            noisy[a] = sums[a] / r + rng.laplace(0.0, hist_unit / r)
+            top = max(top, noisy[a])
+        threshold = 2.0 * h + 4.0 * math.log(4.0 * k * m / beta) / (epsilon * r)
+        kept = 0
+        for j in range(m):
+            a = arms[j]
+            if not top - noisy[a] > threshold:
+                arms[kept] = a
+                kept += 1
+        m = kept
+    if t < horizon:  # exploitation: |S| = 1
+        a = arms[0]
+        n = horizon - t
+        total += rng.binomial(n, means[a])
+        pulls[a] += n
+        c = fill_linear(out, checkpoints, c, t, regret, horizon, gap[a])
+    return out, pulls, total
+
+
+def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2"):
+    """One run of ``variant`` ("dp_se2" or "dp_se2_modified"); see :func:`dp_se2_kernel`."""
+    halt_mult, c_coef = VARIANTS[variant]
+    svt_scale, _, hist_unit = noise_scales(epsilon, 1)
+    return dp_se2_kernel(
+        means, horizon, epsilon, resolve_beta(params["beta"], horizon), halt_mult, c_coef,
+        int(params["check_schedule"] == "pow2plus1"), svt_scale, hist_unit, checkpoints, rng,
+    )
+
+
+class OptionalProbability(Param):
+    """A probability in (0, 1), or None (then resolved by the algorithm, e.g. beta = 1/T)."""
+
+    def check(self, algorithm: str, name: str, value):
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, Real) or not 0 < value < 1:
+            raise ValueError(f"{algorithm}: parameter {name} must be None or lie in (0, 1), got {value!r}")
+        return float(value)
+
+
+PARAMS = {
+    "beta": OptionalProbability(
+        None, doc="confidence beta in (0, 1); None = 1/T as in the experiments (Th:891)"
+    ),
+    "check_schedule": Param(
+        "pow2", SCHEDULES,
+        doc="[RECON] A12: SVT checks at r = 2^l (pow2) or at the literal Th:845 r = 2^l + 1 (pow2plus1)",
+    ),
+}
+
+_DOCS = {
+    "dp_se2": "Sajed (2019 MSc thesis) Algorithm 10, DP-SE 2.",
+    "dp_se2_modified": "Sajed (2019 MSc thesis) Algorithm 10 with the halting test of Th:885-889.",
+}
+
+for _name, _label in (("dp_se2", "DP-SE 2"), ("dp_se2_modified", "modified DP-SE 2")):
+    register(
+        Algorithm(
+            name=_name,
+            kind="regret",
+            label=_label,
+            private=True,
+            run=partial(run, variant=_name),
+            params=PARAMS,
+            sources=sources(__file__, "bandits/_kernels.py", "stopping.py", "mechanisms.py"),
+            needs_horizon=True,
+            doc=_DOCS[_name],
+        )
+    )

@@ -1,0 +1,215 @@
+"""Figure catalogue: expand the config's figure descriptions into simulation jobs.
+
+A *figure* has panels; a panel has curves; a curve is one (algorithm, parameters, epsilon) on the
+panel's instance. Each curve needs one *simulation configuration* (``SimSpec``), identified by a
+content hash ``cid`` so identical configurations used by several figures are simulated once. A
+configuration's runs are split into chunks (``chunk_runs``), one Snakemake job each.
+
+Everything here is pure Python (no Snakemake) so it is unit-tested and usable from notebooks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import registry
+from .instances import instance_label, means_for
+from .seeding import config_id
+from .validation import check_epsilon, check_horizon, check_means
+
+
+class ConfigError(ValueError):
+    """A config value is invalid; the message starts with the offending key path."""
+
+
+@dataclass(frozen=True)
+class SimSpec:
+    """One simulation configuration (all runs share it; runs differ only by run index)."""
+
+    kind: str  # "regret" or "bai"
+    algorithm: str
+    instance: dict
+    horizon: int  # regret: horizon T; bai: budget
+    epsilon: float | None
+    params: dict
+    seed: int
+    checkpoints: int  # regret only: number of checkpoints (0 for bai)
+
+    def as_dict(self) -> dict:
+        return {
+            "kind": self.kind, "algorithm": self.algorithm, "instance": self.instance,
+            "horizon": self.horizon, "epsilon": self.epsilon, "params": self.params,
+            "seed": self.seed, "checkpoints": self.checkpoints,
+        }
+
+    @property
+    def cid(self) -> str:
+        return config_id(self.as_dict())
+
+
+@dataclass
+class Curve:
+    label: str
+    algorithm: str
+    epsilon: float | None
+    cid: str
+    variant: str = ""
+
+
+@dataclass
+class Panel:
+    title: str
+    instance: dict
+    curves: list[Curve] = field(default_factory=list)
+    x: float | None = None  # bai sweeps: the swept value of this point set (unused for regret)
+
+
+@dataclass
+class Figure:
+    paper: str
+    name: str
+    spec: dict
+    runs: int
+    panels: list[Panel] = field(default_factory=list)
+
+
+def chunks(runs: int, size: int) -> list[tuple[int, int]]:
+    """[(start, stop), ...] covering range(runs) in pieces of at most ``size``."""
+    return [(s, min(s + size, runs)) for s in range(0, runs, size)]
+
+
+def _scaled(value: int, cap: int | None) -> int:
+    return value if cap is None else min(value, cap)
+
+
+def _epsilon(value, key: str) -> float:
+    try:
+        return check_epsilon(value)
+    except ValueError as err:
+        raise ConfigError(f"{key}: {err}") from None
+
+
+def _curve_entries(entry, key: str) -> tuple[str, dict, str, str | None]:
+    """Normalise a curve entry (a name or a mapping) to (algorithm, params, variant, label)."""
+    if isinstance(entry, str):
+        entry = {"algorithm": entry}
+    name = entry.get("algorithm")
+    if name not in registry.ALGORITHMS:
+        raise ConfigError(f"{key}.algorithm: {name!r} is unknown; allowed: {sorted(registry.ALGORITHMS)}")
+    return name, dict(entry.get("params", {})), entry.get("variant", ""), entry.get("label")
+
+
+def algorithm_params(config: dict, name: str, overrides: dict, key: str) -> dict:
+    """Resolved parameters: algorithm defaults < config ``algorithms.<name>`` < curve overrides."""
+    merged = {**config.get("algorithms", {}).get(name, {}), **overrides}
+    try:
+        return registry.ALGORITHMS[name].resolve(merged)
+    except ValueError as err:
+        raise ConfigError(f"{key}: {err}") from None
+
+
+def expand(config: dict) -> tuple[dict[str, SimSpec], dict[str, dict[str, Figure]]]:
+    """Expand ``config`` into ({cid: SimSpec}, {paper: {figure: Figure}}).
+
+    Raises ``ConfigError`` naming the key of the first invalid entry.
+    """
+    sims: dict[str, SimSpec] = {}
+    figures: dict[str, dict[str, Figure]] = {}
+    scale = config.get("scale", {})
+    seed = int(config["seed"])
+    n_ckpt = int(config.get("checkpoints", 200))
+    for pname in config.get("algorithms", {}):
+        if pname not in registry.ALGORITHMS:
+            raise ConfigError(f"algorithms.{pname}: unknown algorithm; allowed: {sorted(registry.ALGORITHMS)}")
+    papers = config.get("papers", {})
+    if not papers:
+        raise ConfigError("papers: the figure catalogue is empty")
+    for paper, pspec in papers.items():
+        figures[paper] = {}
+        if not pspec.get("figures"):
+            raise ConfigError(f"papers.{paper}.figures: no figures listed")
+        for fname, fspec in pspec["figures"].items():
+            fkey = f"papers.{paper}.figures.{fname}"
+            kind = fspec.get("kind", "regret")
+            runs = _scaled(int(fspec["runs"]), scale.get("max_runs"))
+            fig = Figure(paper, fname, fspec, runs)
+            if not fspec.get("panels"):
+                raise ConfigError(f"{fkey}.panels: no panels listed")
+            for i, panel_spec in enumerate(fspec["panels"]):
+                pkey = f"{fkey}.panels[{i}]"
+                panel = _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims)
+                fig.panels.append(panel)
+            figures[paper][fname] = fig
+    return sims, figures
+
+
+def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims) -> Panel:
+    instance = panel_spec.get("instance", fspec.get("instance"))
+    if instance is None:
+        raise ConfigError(f"{pkey}.instance: missing")
+    if kind == "regret":
+        try:
+            means = check_means(means_for(instance))
+        except ValueError as err:
+            raise ConfigError(f"{pkey}.instance: {err}") from None
+        horizon = _scaled(int(panel_spec.get("horizon", fspec.get("horizon", 0))), scale.get("max_horizon"))
+        try:
+            horizon = check_horizon(horizon, means.size)
+        except ValueError as err:
+            raise ConfigError(f"{pkey}.horizon: {err}") from None
+    else:
+        horizon = _scaled(int(panel_spec.get("budget", fspec.get("budget", 0))), scale.get("max_budget"))
+    epsilons = panel_spec.get("epsilons", fspec.get("epsilons"))
+    if not epsilons:
+        raise ConfigError(f"{pkey}.epsilons: empty")
+    curves_spec = panel_spec.get("curves", fspec.get("curves"))
+    if not curves_spec:
+        raise ConfigError(f"{pkey}.curves: empty")
+    panel = Panel(panel_spec.get("title", ""), instance)
+    for j, entry in enumerate(curves_spec):
+        ckey = f"{pkey}.curves[{j}]"
+        name, overrides, variant, label = _curve_entries(entry, ckey)
+        alg = registry.ALGORITHMS[name]
+        if alg.kind != kind:
+            raise ConfigError(f"{ckey}.algorithm: {name} is a {alg.kind} algorithm in a {kind} figure")
+        params = algorithm_params(config, name, overrides, ckey)
+        eps_list = [None] if not alg.private else [_epsilon(e, f"{pkey}.epsilons") for e in epsilons]
+        for eps in eps_list:
+            spec = SimSpec(kind, name, dict(instance), horizon, eps, params, seed, n_ckpt if kind == "regret" else 0)
+            sims[spec.cid] = spec
+            text = label or alg.label + (f" {variant}" if variant else "")
+            if eps is not None and (len(eps_list) > 1 or fspec.get("label_epsilon", True)):
+                text += f" (ε={eps:g})"
+            panel.curves.append(Curve(text, name, eps, spec.cid, variant))
+    return panel
+
+
+def sim_files(results: str, spec: SimSpec, runs: int, chunk_runs: int) -> list[str]:
+    """Chunk result paths of ``runs`` runs of ``spec``."""
+    return [f"{results}/sims/{spec.algorithm}/{spec.cid}/runs{a}-{b}.npz" for a, b in chunks(runs, chunk_runs)]
+
+
+def chunk_size(config: dict, algorithm: str) -> int:
+    """Runs per simulation job for ``algorithm`` (``chunk_runs.<algorithm>`` or ``chunk_runs.default``)."""
+    sizes = config.get("chunk_runs", {})
+    return int(sizes.get(algorithm, sizes.get("default", 10)))
+
+
+def figure_inputs(config: dict, sims: dict, fig: Figure) -> list[str]:
+    """Every chunk file a figure reads (unique, ordered)."""
+    results = config.get("results", "results")
+    out: list[str] = []
+    for panel in fig.panels:
+        for curve in panel.curves:
+            spec = sims[curve.cid]
+            for path in sim_files(results, spec, fig.runs, chunk_size(config, spec.algorithm)):
+                if path not in out:
+                    out.append(path)
+    return out
+
+
+def describe(fig: Figure) -> str:
+    """One-line description of a figure's settings for captions."""
+    eps = sorted({c.epsilon for p in fig.panels for c in p.curves if c.epsilon is not None})
+    insts = sorted({instance_label(p.instance) for p in fig.panels})
+    return f"instances: {'; '.join(insts)}; epsilon in {eps}; runs={fig.runs}"

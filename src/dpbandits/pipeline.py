@@ -1,0 +1,81 @@
+"""Entry points behind the Snakemake rules (kept here so they are importable and tested)."""
+
+from __future__ import annotations
+
+import json
+import re
+import resource
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .catalogue import Figure
+from .checkpoints import default_checkpoints
+from .instances import means_for
+from .io import load_results, save_npz, save_result
+from .simulate import simulate
+
+_CID = re.compile(r"/sims/[a-z0-9_]+/([0-9a-f]{12})/runs(\d+)-(\d+)\.npz$")
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process in MiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_chunk(spec: dict, start: int, stop: int, output: str) -> dict:
+    """Simulate runs ``start .. stop-1`` of one configuration and write them to ``output``."""
+    t0 = time.perf_counter()
+    if spec["kind"] == "bai":
+        from .bai.pipeline import run_bai_chunk
+
+        info = run_bai_chunk(spec, start, stop, output)
+    else:
+        res = simulate(
+            spec["algorithm"], means_for(spec["instance"]), spec["horizon"], spec["epsilon"],
+            stop - start, spec["seed"], checkpoints=default_checkpoints(spec["horizon"], spec["checkpoints"]),
+            first_run=start, **spec["params"],
+        )
+        save_result(output, res)
+        info = {"pulls": int(res.pulls.sum())}
+    info.update(seconds=time.perf_counter() - t0, peak_rss_mb=peak_rss_mb())
+    if "pulls" in info:
+        info["ns_per_pull"] = 1e9 * info["seconds"] / max(info["pulls"], 1)
+    return info
+
+
+def group_by_cid(paths) -> dict[str, list[str]]:
+    """Chunk files grouped by configuration id, each group sorted by first run."""
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for p in map(str, paths):
+        m = _CID.search(p)
+        if m is None:
+            raise ValueError(f"not a simulation chunk path: {p}")
+        groups.setdefault(m.group(1), []).append((int(m.group(2)), p))
+    return {cid: [p for _, p in sorted(v)] for cid, v in groups.items()}
+
+
+def make_figure(fig: Figure, inputs, pdf: str, png: str, csv: str, runs_csv: str) -> None:
+    """Load a figure's chunks, write its tidy tables and draw it."""
+    import matplotlib.pyplot as plt
+
+    from .plotting import curve_table, regret_figure, run_table
+
+    results = {cid: load_results(paths) for cid, paths in group_by_cid(inputs).items()}
+    table = curve_table(fig, results)
+    Path(csv).parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(csv, index=False)
+    run_table(fig, results).to_csv(runs_csv, index=False)
+    mfig = regret_figure(fig, table)
+    mfig.savefig(pdf)
+    mfig.savefig(png, dpi=130)
+    plt.close(mfig)
+
+
+def write_json(path: str, obj) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(obj, indent=2, default=lambda o: np.asarray(o).tolist()))
+
+
+__all__ = ["group_by_cid", "make_figure", "peak_rss_mb", "run_chunk", "save_npz", "write_json"]

@@ -1,0 +1,102 @@
+"""Figures and tidy summaries of regret curves (one figure file per paper figure)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import seaborn as sns  # noqa: E402
+
+from .catalogue import Figure, describe  # noqa: E402
+from .instances import instance_label  # noqa: E402
+from .simulate import SimulationResult  # noqa: E402
+
+BANDS = {"sem": "±1 s.e. of the mean", "std": "±1 s.d. across runs", "minmax": "min–max over runs", "none": ""}
+
+
+def curve_table(fig: Figure, results: dict[str, SimulationResult]) -> pd.DataFrame:
+    """Tidy per-checkpoint summary: one row per (panel, curve, t) with mean, sem, std, min, max."""
+    rows = []
+    for p_idx, panel in enumerate(fig.panels):
+        for curve in panel.curves:
+            res = results[curve.cid]
+            reg = res.regret[: fig.runs]
+            n = reg.shape[0]
+            sd = reg.std(axis=0, ddof=1) if n > 1 else np.zeros(reg.shape[1])
+            rows.append(pd.DataFrame({
+                "paper": fig.paper, "figure": fig.name, "panel": p_idx, "panel_title": panel.title,
+                "instance": instance_label(panel.instance), "curve": curve.label,
+                "algorithm": curve.algorithm, "variant": curve.variant,
+                "epsilon": np.nan if curve.epsilon is None else curve.epsilon,
+                "t": res.checkpoints, "mean": reg.mean(axis=0), "sem": sd / np.sqrt(n), "std": sd,
+                "min": reg.min(axis=0), "max": reg.max(axis=0), "runs": n,
+            }))
+    return pd.concat(rows, ignore_index=True)
+
+
+def run_table(fig: Figure, results: dict[str, SimulationResult]) -> pd.DataFrame:
+    """Per-run final values: pseudo-regret, realised regret and pull counts at the horizon."""
+    rows = []
+    for p_idx, panel in enumerate(fig.panels):
+        for curve in panel.curves:
+            res = results[curve.cid]
+            real = res.realised_regret
+            for j in range(min(fig.runs, res.regret.shape[0])):
+                rows.append({
+                    "paper": fig.paper, "figure": fig.name, "panel": p_idx, "curve": curve.label,
+                    "algorithm": curve.algorithm, "variant": curve.variant,
+                    "epsilon": np.nan if curve.epsilon is None else curve.epsilon,
+                    "run": res.meta["run_ids"][j], "horizon": int(res.checkpoints[-1]),
+                    "final_regret": res.regret[j, -1], "final_realised_regret": real[j],
+                    "pulls": " ".join(map(str, res.pulls[j])),
+                })
+    return pd.DataFrame(rows)
+
+
+def _grid(n: int) -> tuple[int, int]:
+    return (1, n) if n <= 3 else (2, (n + 1) // 2)
+
+
+def caption(fig: Figure) -> str:
+    """Caption: what the figure shows and with which settings."""
+    band = BANDS[fig.spec.get("band", "sem")]
+    text = fig.spec.get("caption", f"{fig.paper} {fig.name}")
+    shade = f" Shaded: {band}." if band else ""
+    return f"{text} Mean cumulative pseudo-regret over runs.{shade} Settings: {describe(fig)}."
+
+
+def regret_figure(fig: Figure, table: pd.DataFrame):
+    """Draw the figure from :func:`curve_table`'s output; returns a matplotlib Figure."""
+    rows, cols = _grid(len(fig.panels))
+    mfig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.6 * rows + 0.9), squeeze=False)
+    band = fig.spec.get("band", "sem")
+    labels = list(dict.fromkeys(table["curve"]))
+    palette = dict(zip(labels, sns.color_palette("colorblind", len(labels)), strict=True))
+    for p_idx, panel in enumerate(fig.panels):
+        ax = axes.flat[p_idx]
+        sub = table[table["panel"] == p_idx]
+        for label, df in sub.groupby("curve", sort=False):
+            t, m = df["t"].to_numpy(), df["mean"].to_numpy()
+            style = "--" if df["variant"].iloc[0] else "-"
+            ax.plot(t, m, style, color=palette[label], label=label, lw=1.4)
+            if band != "none":
+                lo, hi = (df["min"], df["max"]) if band == "minmax" else (m - df[band], m + df[band])
+                ax.fill_between(t, lo, hi, color=palette[label], alpha=0.18, lw=0)
+        ax.set_xscale(fig.spec.get("xscale", "linear"))
+        ax.set_yscale(fig.spec.get("yscale", "linear"))
+        ax.set_title(panel.title or instance_label(panel.instance), fontsize=10)
+        ax.set_xlabel("t")
+        ax.set_ylabel("cumulative pseudo-regret")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(fig.panels):]:
+        ax.set_visible(False)
+    lines = textwrap.wrap(caption(fig), int(21 * 4.6 * cols))
+    mfig.text(0.01, 0.005, "\n".join(lines), fontsize=7, va="bottom")
+    mfig.tight_layout(rect=(0, (0.1 * len(lines) + 0.1) / mfig.get_figheight(), 1, 1))
+    return mfig

@@ -1,0 +1,54 @@
+# Helpers: config validation and expansion of the figure catalogue into simulation jobs.
+import sys
+from pathlib import Path
+
+from snakemake.utils import validate
+
+sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+
+from dpbandits import ALGORITHMS  # noqa: E402
+from dpbandits import catalogue  # noqa: E402
+
+
+validate(config, schema="../schemas/config.schema.yaml")
+try:
+    SIMS, FIGURES = catalogue.expand(config)
+except catalogue.ConfigError as err:
+    raise ValueError(f"invalid config: {err}") from None
+
+RESULTS = config.get("results", "results")
+BASE = Path(workflow.basedir)
+PAPERS = list(FIGURES)
+
+
+wildcard_constraints:
+    algorithm="[a-z0-9_]+",
+    cid="[0-9a-f]{12}",
+    start=r"\d+",
+    stop=r"\d+",
+    paper="[a-z0-9]+",
+    figure="[A-Za-z0-9_.]+",
+
+
+def algorithm_sources(wildcards):
+    """Source files of an algorithm: editing one reruns only its simulations."""
+    return [str(BASE / s) for s in ALGORITHMS[wildcards.algorithm].sources]
+
+
+def figure_files(paper):
+    return expand(
+        f"{RESULTS}/figures/{paper}/{{figure}}.{{ext}}",
+        figure=list(FIGURES[paper]),
+        ext=["pdf", "png", "csv"],
+    )
+
+
+def paper_targets(paper):
+    return figure_files(paper) + [
+        f"{RESULTS}/notebooks/{paper}.ipynb",
+        f"{RESULTS}/notebooks/{paper}.html",
+    ]
+
+
+def figure_sim_inputs(wildcards):
+    return catalogue.figure_inputs(config, SIMS, FIGURES[wildcards.paper][wildcards.figure])

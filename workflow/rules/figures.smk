@@ -1,0 +1,30 @@
+# One plotting job per paper figure: PDF + PNG + tidy summaries (curves and per-run finals).
+
+
+rule figure:
+    input:
+        figure_sim_inputs,
+    output:
+        pdf=report(
+            f"{RESULTS}/figures/{{paper}}/{{figure}}.pdf",
+            caption="../report/figure.rst",
+            category="{paper}",
+        ),
+        png=f"{RESULTS}/figures/{{paper}}/{{figure}}.png",
+        csv=f"{RESULTS}/figures/{{paper}}/{{figure}}.csv",
+        runs=f"{RESULTS}/figures/{{paper}}/{{figure}}_runs.csv",
+    params:
+        figure=lambda w: FIGURES[w.paper][w.figure],
+    log:
+        f"{RESULTS}/logs/figures/{{paper}}/{{figure}}.log",
+    script:
+        "../scripts/figure.py"
+
+
+for _paper in PAPERS:
+
+    rule:
+        name:
+            _paper
+        input:
+            paper_targets(_paper),

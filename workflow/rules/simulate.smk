@@ -1,0 +1,19 @@
+# One job = one chunk of runs of one simulation configuration.
+
+
+rule simulate:
+    input:
+        algorithm_sources,
+    output:
+        f"{RESULTS}/sims/{{algorithm}}/{{cid}}/runs{{start}}-{{stop}}.npz",
+    params:
+        spec=lambda w: SIMS[w.cid].as_dict(),
+    log:
+        f"{RESULTS}/logs/simulate/{{algorithm}}/{{cid}}/runs{{start}}-{{stop}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/simulate/{{algorithm}}/{{cid}}/runs{{start}}-{{stop}}.tsv"
+    resources:
+        runtime=lambda w: 60,
+        mem_mb=1000,
+    script:
+        "../scripts/simulate.py"
