@@ -78,6 +78,23 @@ def chunks(runs: int, size: int) -> list[tuple[int, int]]:
     return [(s, min(s + size, runs)) for s in range(0, runs, size)]
 
 
+def check_schema(config: dict, schema_path: str) -> None:
+    """Validate ``config`` against the JSON schema; raise ``ConfigError`` with one line naming the key."""
+    import jsonschema
+    import yaml
+
+    with open(schema_path) as fh:
+        schema = yaml.safe_load(fh)
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(config))
+    if error is None:
+        return
+    path = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in error.absolute_path).replace(".[", "[")
+    allowed = error.schema.get("enum") if isinstance(error.schema, dict) else None
+    hint = f" (allowed: {allowed})" if allowed and "is not one of" not in error.message else ""
+    raise ConfigError(f"{path or '<top level>'}: {error.message}{hint}")
+
+
 def _scaled(value: int, cap: int | None) -> int:
     return value if cap is None else min(value, cap)
 

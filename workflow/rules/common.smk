@@ -10,11 +10,12 @@ from dpbandits import ALGORITHMS  # noqa: E402
 from dpbandits import catalogue  # noqa: E402
 
 
-validate(config, schema="../schemas/config.schema.yaml")
 try:
+    catalogue.check_schema(config, str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"))
     SIMS, FIGURES = catalogue.expand(config)
 except catalogue.ConfigError as err:
     raise ValueError(f"invalid config: {err}") from None
+validate(config, schema="../schemas/config.schema.yaml")
 
 RESULTS = config.get("results", "results")
 BASE = Path(workflow.basedir)

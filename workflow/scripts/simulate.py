@@ -1,5 +1,10 @@
 """Snakemake entry point: simulate one chunk of runs (logic in dpbandits.pipeline)."""
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).parents[1] / "src"))  # noqa: F821
+
 import json
 
 from dpbandits.pipeline import run_chunk

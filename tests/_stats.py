@@ -1,0 +1,22 @@
+"""Two-sample tests with fixed thresholds, shared by the equivalence tests."""
+
+import numpy as np
+from scipy import stats
+
+ALPHA = 1e-3  # false-alarm rate of each distributional equivalence test
+
+
+def same_distribution(x, y, alpha=ALPHA):
+    """Two-sample Kolmogorov-Smirnov (continuous-ish) test: True if not rejected at ``alpha``."""
+    return stats.ks_2samp(np.asarray(x), np.asarray(y)).pvalue > alpha
+
+
+def same_counts(a, b, alpha=ALPHA):
+    """Per-arm two-sample KS tests of per-run pull counts (rows = runs), Bonferroni over arms.
+
+    Runs are the independent units: pooling pulls across runs would ignore their correlation.
+    KS is conservative for discrete data, so the false-alarm rate stays below ``alpha``.
+    """
+    a, b = np.asarray(a), np.asarray(b)
+    k = a.shape[1]
+    return all(stats.ks_2samp(a[:, i], b[:, i]).pvalue > alpha / k for i in range(k))
