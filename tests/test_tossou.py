@@ -4,13 +4,12 @@ import math
 
 import numpy as np
 import pytest
+from _stats import same_counts, same_distribution
 
 import dpbandits
 from dpbandits.bandits.dp_ucb_int import input_epsilon, interval
 from dpbandits.bandits.private_ucb import node_scale
 from dpbandits.instances import NAMED
-
-from _stats import same_counts, same_distribution
 
 TOSSOU = ["ucb", "dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound", "private_ucb"]
 DELTA = math.exp(-10)

@@ -8,9 +8,13 @@
 
 __version__ = "0.1.0"
 
-from . import bandits  # noqa: E402,F401  (registers the algorithms)
-from . import reference  # noqa: E402
+from . import (  # noqa: E402
+    bai,
+    bandits,  # noqa: E402,F401  (registers the algorithms)
+    reference,
+)
+from .bai import simulate_bai  # noqa: E402
 from .registry import ALGORITHMS  # noqa: E402
 from .simulate import SimulationResult, simulate  # noqa: E402
 
-__all__ = ["ALGORITHMS", "SimulationResult", "__version__", "reference", "simulate"]
+__all__ = ["ALGORITHMS", "SimulationResult", "__version__", "bai", "reference", "simulate", "simulate_bai"]

@@ -24,13 +24,15 @@ Verdict: ``"violation"`` if the lower bound exceeds the claimed epsilon, else ``
 consistent (epsilon, delta)-DP algorithm is flagged with probability <= alpha. Non-private algorithms
 get ``"not private"``.
 
-Control: :class:`ScaledLaplace` hands the policy a generator whose ``laplace`` scale is multiplied by
-``noise_factor``. Halving the noise (factor 0.5) is *not* a violation on these tiny instances: the
-algorithms' accounting is loose there (e.g. the hybrid counter's first release is only epsilon/2-DP,
-DP-UCB-INT's first interval release is ~0.22-DP at epsilon = 1), so a sound audit must pass it.
-``CONTROL_NOISE_FACTOR = 0.02`` makes the first data-dependent decision almost deterministic in the
-flipped reward, so the true loss is several times epsilon = 1; at the default ``trials`` the control
-lower bound is far above epsilon (power measured in ``tests/test_audit.py`` and the report).
+Control: :class:`ScaledNoise` hands the policy a generator whose ``laplace`` scale (also ``normal``
+for Gaussian-mechanism algorithms, see ``AUDIT_SETTINGS``) is multiplied by ``noise_factor``.
+Halving the noise (factor 0.5) is *not* a violation on these tiny instances: the algorithms'
+accounting is loose there (e.g. the hybrid counter's first release is only epsilon/2-DP, DP-UCB-INT's
+first interval release ~0.22-DP at epsilon = 1), so a sound audit must pass it.
+``CONTROL_NOISE_FACTOR = 0.02`` makes the first data-dependent release almost deterministic in the
+flipped reward, so the true loss is several times epsilon = 1. Power at the default ``trials`` and
+epsilon = 1 (seeds 100-119): the control's lower bound was >= 4.0 in 80/80 audits of dp_ucb_bound,
+dp_ucb_tossou, dp_ucb_int and private_ucb (real algorithms, seeds 100-109: <= 0.21).
 
 >>> r = audit_algorithm("dp_ucb_bound", epsilon=1.0, trials=500, seed=1)
 >>> r.verdict
@@ -56,28 +58,90 @@ from .reference import POLICIES
 DEFAULT_TRIALS = 4000
 DEFAULT_ALPHA = 0.05
 DEFAULT_EVENTS = 4
+MIN_COUNT = 30  # outputs seen fewer times (x and x' together) do not enter loss_upper
 CONTROL_NOISE_FACTOR = 0.02
 DEFAULT_HORIZON = 8  # per-step policies: K = 2 arms, T - K = 6 data-dependent decisions
 BAI_ARMS = ((1.0, 0.0), (0.0, 1.0), (0.6, 0.5))  # chen2024 spec section 4, test T4
 BAI_BUDGET = 12
 
 
-def _dp_ucb_int_horizon(epsilon: float, params: dict) -> int:
+Candidates = list  # of (label, table float[K, T], flip (arm, pull index))
+
+
+def generic_candidates(k: int, width: int) -> Candidates:
+    """Default (table, flip) pairs: all zeros, all ones, arm 0 ones / others zeros; early flips."""
+    zeros, ones = np.zeros((k, width)), np.ones((k, width))
+    split = zeros.copy()
+    split[0] = 1.0
+    return [("zeros", zeros, (0, 0)), ("ones", ones, (0, 0)), ("zeros", zeros, (0, 1)),
+            ("arm0 ones", split, (1, 0))]
+
+
+def threshold_candidates(k: int, width: int, n: int, d: int) -> Candidates:
+    """Arm 0 has ``d`` ones at the end of its first ``n`` pulls, all else 0; the flips make it d -/+ 1.
+
+    For algorithms whose first data-dependent release thresholds arm 0's count after n pulls at d.
+    """
+    d = min(max(d, 1), n - 1)
+    base = np.zeros((k, width))
+    base[0, n - d:n] = 1.0
+    label = f"threshold {d}/{n}"
+    return [(label, base, (0, n - d)), (label, base, (0, n - d - 1))]
+
+
+def _dp_ucb_int_plan(epsilon: float, params: dict):
     from .bandits.dp_ucb_int import interval
 
     _, f = interval(epsilon, params)
-    return 2 * f + 6  # round robin K f, then 6 data-dependent decisions
+    return 2 * f + 6, None  # round robin K f, then 6 data-dependent decisions
 
 
-# Per-algorithm audit settings: horizon (int or callable(epsilon, params)) and parameter hints.
-# ``params`` are tried first; if the algorithm rejects them, its defaults are used (noted in the result).
-# DP-SE family: beta = 16 makes the first epoch one round (R_1 = 1 for |S| = 2) with an elimination
-# after it, so the output depends on the data within T = 8 (any beta keeps the algorithm epsilon-DP).
+def _dp_se_plan(epsilon: float, params: dict):
+    from .bandits._kernels import resolve_beta
+    from .bandits.dp_se import epoch_schedule
+
+    _, n, h, c = epoch_schedule(2, 1, epsilon, resolve_beta(params["beta"], 2))
+    horizon = 2 * n + 2  # the first epoch, its elimination, and two pulls that reveal it
+    return horizon, threshold_candidates(2, horizon, n, math.ceil((2 * h + 2 * c) * n))
+
+
+def _dp_se2_plan(name: str):
+    def plan(epsilon: float, params: dict):
+        cls, k, beta = POLICIES[name], 2, params["beta"]
+        plus = 1 if params["check_schedule"] == "pow2plus1" else 0
+        for ell in range(1, 13):  # first SVT check at which a count difference < r can halt
+            r = 2**ell + plus
+            h = math.sqrt(math.log(16 * k * k * ell**2 / beta) / (2 * r))
+            c = (6 * math.log(4 * k / beta) + 6 * math.log(8 * k * ell**2 / beta)
+                 + cls.C_COEF * math.log(4 * k * k / beta)) / epsilon
+            need = cls.HALT_MULT * h * r + c  # halt iff count difference > need + A_r + B
+            if need < r - 1:
+                horizon = 2 * r + 2
+                return horizon, threshold_candidates(k, horizon, r, math.floor(need) + 1)
+        return DEFAULT_HORIZON, None
+
+    return plan
+
+
+# Per-algorithm audit settings. ``plan(epsilon, resolved params) -> (horizon, candidates or None)``
+# (None: ``generic_candidates``); ``params`` are hints, tried first (if the algorithm rejects them its
+# defaults are used and the result notes it); ``noise`` names the Generator methods the control scales;
+# ``epsilon`` replaces the epsilon of ``audit_all``; ``note`` is copied into the result.
+# DP-SE family: beta = 0.9 (any beta keeps them epsilon-DP) shortens the first epoch / SVT check, and
+# the threshold tables put arm 0's count at the first release's decision boundary.
+_CLIPPED = ("for eps < {}: the optimistic shift clips the private mean to 1 at the audit horizon, so the "
+            "actions do not depend on the rewards")
 AUDIT_SETTINGS: dict[str, dict] = {
-    "dp_ucb_int": {"horizon": _dp_ucb_int_horizon},
-    "dp_se": {"params": {"beta": 16.0}},
-    "dp_se2": {"params": {"beta": 16.0}},
-    "dp_se2_modified": {"params": {"beta": 16.0}},
+    "dp_ucb_int": {"plan": _dp_ucb_int_plan},
+    "dp_se": {"params": {"beta": 0.9}, "plan": _dp_se_plan},
+    "dp_se2": {"params": {"beta": 0.9}, "plan": _dp_se2_plan("dp_se2")},
+    "dp_se2_modified": {"params": {"beta": 0.9}, "plan": _dp_se2_plan("dp_se2_modified")},
+    "dp_bai_gauss": {"noise": ("normal",), "epsilon": 0.9},  # classical Gaussian mechanism: eps < 1
+    # mb_a = Clip01(mu~_a + alpha ln t/(eps n_a)) < 1 at t = 3, n_a = 1 needs eps > 3.1 ln 3 = 3.4
+    "adap_klucb": {"epsilon": 4.0, "note": _CLIPPED.format("3.4 (alpha ln 3)") + "; audited at eps = 4"},
+    # m_j = Clip01(mu~_j + 3 ln t/(eps O_j)); for larger eps the Beta sampling itself bounds the loss
+    "lazy_dp_ts": {"note": _CLIPPED.format("3.3 (3 ln 3)") + "; at larger eps the Beta draws bound the "
+                           "loss of the under-noised variant too: the control cannot be flagged"},
 }
 
 
@@ -85,20 +149,26 @@ AUDIT_SETTINGS: dict[str, dict] = {
 # Runners
 
 
-class ScaledLaplace:
-    """Proxy of a ``numpy.random.Generator`` whose ``laplace`` scale is multiplied by ``factor``.
+class ScaledNoise:
+    """Proxy of a ``numpy.random.Generator`` whose noise scales are multiplied by ``factor``.
 
+    ``methods`` (default ``("laplace",)``) take ``(loc, scale, size)``; their scale is multiplied.
     Every other attribute is the wrapped generator's. Used to build under-noised controls.
     """
 
-    def __init__(self, rng: np.random.Generator, factor: float):
+    def __init__(self, rng: np.random.Generator, factor: float, methods=("laplace",)):
         if not factor > 0:
             raise ValueError(f"noise_factor must be > 0, got {factor}")
-        self._rng, self._factor = rng, float(factor)
+        self._rng = rng
+        for name in methods:
+            setattr(self, name, self._scaled(getattr(rng, name), float(factor)))
 
-    def laplace(self, loc=0.0, scale=1.0, size=None):
-        """``rng.laplace(loc, scale * factor, size)``."""
-        return self._rng.laplace(loc, np.multiply(scale, self._factor), size)
+    @staticmethod
+    def _scaled(method, factor):
+        def scaled(loc=0.0, scale=1.0, size=None):
+            return method(loc, np.multiply(scale, factor), size)
+
+        return scaled
 
     def __getattr__(self, name):
         return getattr(self._rng, name)
@@ -169,9 +239,14 @@ def _hashable(out):
     return out
 
 
+def _lookup(name: str) -> registry.Algorithm:
+    _bai_module()  # registers the BAI algorithms if the subpackage exists
+    return registry.get(name)
+
+
 def auditable(name: str) -> bool:
     """True if ``name`` can be audited: it has a reference policy, or is BAI with ``run_on_table``."""
-    alg = registry.get(name)
+    alg = _lookup(name)
     if alg.kind == "bai":
         return _bai_module() is not None
     return alg.name in POLICIES
@@ -179,6 +254,7 @@ def auditable(name: str) -> bool:
 
 def default_algorithms() -> list[str]:
     """Every private algorithm of ``ALGORITHMS`` that can be audited, in registry order."""
+    _bai_module()
     return [n for n, a in registry.ALGORITHMS.items() if a.private and auditable(n)]
 
 
@@ -211,6 +287,69 @@ def _smoothed_log_ratio(k1, n1, k2, n2):
 
 
 # ---------------------------------------------------------------------------------------------
+# Exact loss of linear continual counters
+
+
+class _ScriptedLaplace:
+    """Generator stand-in: ``laplace`` returns loc + a scripted value (default 0), recording scales."""
+
+    def __init__(self, values: dict):
+        self.values, self.scales = values, []
+
+    def laplace(self, loc=0.0, scale=1.0, size=None):
+        if size not in (None, ()):
+            raise ValueError("scripted Laplace draws are scalar")
+        self.scales.append(float(scale))
+        return loc + self.values.get(len(self.scales) - 1, 0.0)
+
+
+def counter_loss(make_counter, n: int, atol: float = 1e-9) -> np.ndarray:
+    """Exact worst-case privacy loss of a Laplace continual counter, per input item.
+
+    The counter's releases must be linear in (data, Laplace draws): y = A x + B eta, with a noise
+    process (number and scales b_i of the draws) that does not depend on the data. Changing item j by
+    1 is absorbed by the noise shift z = B^+ A e_j (exactly, else the supports differ and the loss is
+    infinite), so the supremum over outputs of the log density ratio is sum_i |z_i| / b_i.
+
+    Parameters
+    ----------
+    make_counter : callable(rng) -> object with ``insert(x) -> release`` (one release per insertion)
+    n : int                stream length
+    atol : float           tolerance of the linearity and exactness checks
+
+    Returns
+    -------
+    float64[n]: loss of the whole release sequence when item j (0-based) changes by 1.
+    """
+
+    def releases(x, noise):
+        rng = _ScriptedLaplace(noise)
+        counter = make_counter(rng)
+        return np.array([counter.insert(float(v)) for v in x]), rng.scales
+
+    y0, scales = releases(np.zeros(n), {})
+    m = len(scales)
+    a = np.empty((n, n))
+    for j in range(n):
+        y, sc = releases(np.eye(n)[j], {})
+        if sc != scales:
+            raise ValueError("the counter's noise process depends on the data")
+        a[:, j] = y - y0
+    b = np.empty((n, m))
+    for i in range(m):
+        b[:, i] = releases(np.zeros(n), {i: 1.0})[0] - y0
+    rng = np.random.default_rng(0)
+    x, eta = rng.random(n), rng.laplace(size=m)
+    if not np.allclose(releases(x, dict(enumerate(eta)))[0], y0 + a @ x + b @ eta, atol=atol):
+        raise ValueError("the counter's releases are not linear in (data, noise)")
+    if np.linalg.matrix_rank(b) < m:
+        raise ValueError("the releases do not determine the noise draws")
+    z = np.linalg.lstsq(b, a, rcond=None)[0]  # shift of each draw absorbing each item
+    exact = np.all(np.abs(b @ z - a) <= atol, axis=0)
+    return np.where(exact, (np.abs(z) / np.asarray(scales)[:, None]).sum(axis=0), np.inf)
+
+
+# ---------------------------------------------------------------------------------------------
 # Audit
 
 
@@ -220,8 +359,10 @@ class AuditResult:
 
     ``loss_lower`` is the (1 - alpha) lower confidence bound on the privacy loss of the released output
     (simultaneous over the ``n_events`` measured events); ``loss_estimate`` the smoothed empirical log
-    ratio of the event attaining it; ``loss_upper`` the largest smoothed empirical log ratio over all
-    single outputs of the measurement sample (an optimistic, upward-biased point estimate).
+    ratio of the event attaining it; ``loss_upper`` the largest smoothed empirical log ratio over the
+    single outputs seen at least ``MIN_COUNT`` times in the measurement sample (an optimistic,
+    upward-biased point estimate). ``table`` names the base table x, ``flip`` the entry (arm, pull
+    index), 0-based, flipped in x'; ``events`` describes the event attaining ``loss_lower``.
     """
 
     algorithm: str
@@ -250,20 +391,13 @@ class AuditResult:
         return "real" if self.noise_factor == 1.0 else f"control x{self.noise_factor:g}"
 
 
-def _candidates(k: int, width: int) -> list[tuple[str, np.ndarray, tuple[int, int]]]:
-    zeros, ones = np.zeros((k, width)), np.ones((k, width))
-    split = zeros.copy()
-    split[0] = 1.0
-    return [("zeros", zeros, (0, 0)), ("ones", ones, (0, 0)), ("zeros", zeros, (0, 1)),
-            ("arm0 ones", split, (1, 0))]
-
-
 class _Sampler:
     """Runs one algorithm on tables; outputs are interned to integer ids for counting."""
 
-    def __init__(self, name, epsilon, params, noise_factor, seed, horizon, arms):
+    def __init__(self, name, epsilon, params, noise_factor, noise, seed, horizon, arms):
         self.name, self.epsilon, self.params = name, epsilon, params
-        self.noise_factor, self.seed, self.horizon, self.arms = noise_factor, seed, horizon, arms
+        self.noise_factor, self.noise, self.seed = noise_factor, noise, seed
+        self.horizon, self.arms = horizon, arms
         self.ids: dict = {}
         self.outputs: list = []
         self.bai = registry.get(name).kind == "bai"
@@ -280,7 +414,7 @@ class _Sampler:
         self._streams += 1
         rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed,
                                                                          spawn_key=(self._streams,))))
-        use = rng if self.noise_factor == 1.0 else ScaledLaplace(rng, self.noise_factor)
+        use = rng if self.noise_factor == 1.0 else ScaledNoise(rng, self.noise_factor, self.noise)
         rows = table.tolist()
         codes = np.empty(trials, dtype=np.int64)
         for i in range(trials):
@@ -319,10 +453,6 @@ def _describe(ids, forward: bool, outputs) -> str:
     return f"{head}:{shown}{more}"
 
 
-def _table_str(table: np.ndarray) -> str:
-    return "/".join("".join(f"{v:g}" for v in row) for row in table)
-
-
 def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIALS, seed: int = 0,
                     noise_factor: float = 1.0, *, alpha: float = DEFAULT_ALPHA, events: int = DEFAULT_EVENTS,
                     selection_trials: int | None = None, horizon: int | None = None,
@@ -335,10 +465,11 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     epsilon : float         claimed privacy parameter (> 0)
     trials : int            measurement runs per table (x and x')
     seed : int              root seed of the audit's generators
-    noise_factor : float    multiplies every Laplace scale (1 = the real algorithm; < 1 = control)
+    noise_factor : float    multiplies the noise scales (Laplace; see ``AUDIT_SETTINGS`` "noise"):
+                            1 = the real algorithm, < 1 = under-noised control
     alpha : float           total error probability of the lower bound
     events : int            number of events measured (Bonferroni)
-    selection_trials : int  runs per candidate table in the selection stage (default trials // 2)
+    selection_trials : int  runs per candidate table in the selection stage (default trials // 4)
     horizon : int           override of the audit horizon (per-step algorithms)
     **params                algorithm parameters (override ``AUDIT_SETTINGS`` hints)
 
@@ -346,7 +477,7 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     -------
     AuditResult
     """
-    alg = registry.get(name)
+    alg = _lookup(name)
     if not auditable(alg.name):
         raise ValueError(f"algorithm={name!r} has no reference policy / run_on_table to audit")
     if not (isinstance(epsilon, (int, float)) and epsilon > 0):
@@ -357,35 +488,47 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
     if int(events) < 1:
         raise ValueError(f"events must be >= 1, got {events!r}")
+    if not noise_factor > 0:
+        raise ValueError(f"noise_factor must be > 0, got {noise_factor!r}")
     trials = int(trials)
-    n_sel = int(selection_trials) if selection_trials is not None else max(trials // 2, 10)
+    n_sel = int(selection_trials) if selection_trials is not None else max(trials // 4, 10)
     setting = AUDIT_SETTINGS.get(alg.name, {})
-    notes = ""
+    notes = setting.get("note", "")
     try:
         resolved = alg.resolve({**setting.get("params", {}), **params})
     except ValueError as err:
         if params:
             raise
         resolved = alg.resolve({})
-        notes = f"audit hint {setting.get('params')} rejected ({err}); defaults used"
+        notes = "; ".join(filter(None, [notes, f"audit hint {setting.get('params')} rejected ({err}); "
+                                                  "defaults used"]))
     delta = float(resolved.get("delta", 0.0)) if alg.private else 0.0
 
+    candidates = None
     if alg.kind == "bai":
-        arms, k, width = np.asarray(BAI_ARMS), len(BAI_ARMS), horizon or BAI_BUDGET
+        arms, k, width = np.asarray(BAI_ARMS), len(BAI_ARMS), BAI_BUDGET
     else:
-        h = setting.get("horizon", DEFAULT_HORIZON)
-        arms, k, width = None, 2, horizon or (h(epsilon, resolved) if callable(h) else h)
-    sampler = _Sampler(alg.name, float(epsilon), resolved, noise_factor, seed, width, arms)
+        arms, k, width = None, 2, DEFAULT_HORIZON
+        if "plan" in setting:
+            width, candidates = setting["plan"](float(epsilon), resolved)
+    if horizon is not None:  # per-step horizon or BAI budget
+        width, candidates = int(horizon), None
+    if candidates is None:
+        candidates = generic_candidates(k, width)
+    sampler = _Sampler(alg.name, float(epsilon), resolved, noise_factor, setting.get("noise", ("laplace",)),
+                       seed, width, arms)
 
     # Stage 1: selection over candidate (table, flip) pairs and Neyman-Pearson events.
     level = alpha / (2 * events)
     cache: dict = {}
     best = None
-    for label, base, (a, j) in _candidates(k, width):
+    for label, base, (a, j) in candidates:
         flipped = base.copy()
         flipped[a, j] = 1.0 - flipped[a, j]
-        c = [cache.setdefault(tb.tobytes(), sampler.counts(tb, n_sel)) if tb.tobytes() not in cache
-             else cache[tb.tobytes()] for tb in (base, flipped)]
+        for tb in (base, flipped):
+            if tb.tobytes() not in cache:
+                cache[tb.tobytes()] = sampler.counts(tb, n_sel)
+        c = [cache[base.tobytes()], cache[flipped.tobytes()]]
         m = len(sampler.outputs)
         c1, c2 = _pad(c[0], m), _pad(c[1], m)
         scored = [(lb, ids, True) for lb, ids in _prefix_events(c1, c2, n_sel, level, delta)]
@@ -407,8 +550,8 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
         lbs.append(float(log_ratio_lower(k1, trials, k2, trials, level, delta)))
         ests.append(float(_smoothed_log_ratio(k1, trials, k2, trials)))
     i = int(np.argmax(lbs))
-    seen = (c1 + c2) > 0
-    upper = float(np.abs(_smoothed_log_ratio(c1[seen], trials, c2[seen], trials)).max())
+    seen = (c1 + c2) >= MIN_COUNT
+    upper = float(np.abs(_smoothed_log_ratio(c1[seen], trials, c2[seen], trials)).max(initial=0.0))
     lower = max(lbs[i], 0.0)
     if not alg.private:
         verdict = "not private"
@@ -417,7 +560,7 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     return AuditResult(
         algorithm=alg.name, epsilon=float(epsilon), delta=delta, noise_factor=float(noise_factor),
         private=alg.private, horizon=int(width), trials=trials, selection_trials=n_sel,
-        table=f"{label}: {_table_str(base)}", flip=flip,
+        table=f"{label} {k}x{width}", flip=flip,
         events=_describe(chosen[i][1], chosen[i][2], sampler.outputs), n_events=len(chosen),
         loss_estimate=ests[i], loss_lower=lower, loss_upper=upper, alpha=float(alpha), verdict=verdict,
         params=resolved, notes=notes,
@@ -429,16 +572,19 @@ def audit_all(algorithms=None, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
               alpha: float = DEFAULT_ALPHA) -> pd.DataFrame:
     """Audit ``algorithms`` (default :func:`default_algorithms`), each also as an under-noised control.
 
+    ``epsilon`` is replaced by ``AUDIT_SETTINGS[name]["epsilon"]`` where set (shown in the table).
+
     Returns a DataFrame with one row per audit: the :class:`AuditResult` fields plus ``variant``.
     """
     names = default_algorithms() if algorithms is None else list(algorithms)
     rows = []
     for name in names:
         factors = [1.0]
-        if controls and registry.get(name).private:
+        if controls and _lookup(name).private:
             factors.append(control_factor)
+        eps = AUDIT_SETTINGS.get(name, {}).get("epsilon", epsilon)
         for factor in factors:
-            r = audit_algorithm(name, epsilon, trials, seed, factor, alpha=alpha)
+            r = audit_algorithm(name, eps, trials, seed, factor, alpha=alpha)
             row = asdict(r)
             row["variant"] = r.variant
             row["params"] = repr(r.params)
@@ -461,19 +607,24 @@ def to_markdown(df: pd.DataFrame) -> str:
     lines = [
         "# Privacy audit",
         "",
-        "Released output: the action sequence (BAI: `run_on_table`'s output) on a fixed reward table x and on",
-        "x' (one entry flipped). `loss_lower`: simultaneous (1 - alpha) Clopper-Pearson/Bonferroni lower",
-        "bound on the privacy loss, measured on a sample independent of the event selection;",
-        "`loss_estimate`: smoothed empirical log ratio of that event; `loss_upper`: largest smoothed",
-        "empirical log ratio over single outputs (optimistic). `violation` iff loss_lower > epsilon.",
-        "Control rows multiply every Laplace scale by the factor shown and must be flagged.",
+        "Released output: the action sequence (BAI: `run_on_table`'s output) on a fixed reward table x",
+        "(`table`: zeros, ones, or arm 0 ones / other arms zeros; K x horizon) and on x', x with entry",
+        "`flip` = (arm, pull index), 0-based, flipped. `events`: direction (x>x': P(E|x) / P(E|x')) and",
+        "up to 3 outputs of the best event (arm digits; a leading … cuts a deterministic prefix).",
+        "`loss_lower`: simultaneous (1 - alpha) Clopper-Pearson/Bonferroni lower bound on the privacy",
+        "loss, measured on a sample independent of the event selection (delta subtracted for",
+        "(epsilon, delta) algorithms); `loss_estimate`: smoothed empirical log ratio of that event;",
+        "`loss_upper`: largest smoothed empirical log ratio over single outputs (optimistic).",
+        "`violation` iff loss_lower > epsilon. Control rows multiply every Laplace scale by the factor",
+        "shown and must be flagged.",
         "",
         "| " + " | ".join(_MD_COLUMNS) + " |",
         "|" + "---|" * len(_MD_COLUMNS),
     ]
     for _, row in df.iterrows():
         lines.append("| " + " | ".join(cell(row[c]) for c in _MD_COLUMNS) + " |")
-    notes = [f"* {row['algorithm']}: {row['notes']}" for _, row in df.iterrows() if row["notes"]]
+    notes = list(dict.fromkeys(f"* {row['algorithm']}: {row['notes']}" for _, row in df.iterrows()
+                               if isinstance(row["notes"], str) and row["notes"]))
     if notes:
         lines += ["", "Notes:", "", *notes]
     if len(df):

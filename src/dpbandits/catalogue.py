@@ -54,6 +54,7 @@ class Curve:
     epsilon: float | None
     cid: str
     variant: str = ""
+    x: float | None = None  # bai figures: the swept value (budget, epsilon or ratio) of this point
 
 
 @dataclass
@@ -61,7 +62,8 @@ class Panel:
     title: str
     instance: dict
     curves: list[Curve] = field(default_factory=list)
-    x: float | None = None  # bai sweeps: the swept value of this point set (unused for regret)
+    x: str | None = None  # bai figures: what the x-axis sweeps ("budget", "epsilon" or "ratio")
+    xscale: str = "linear"
 
 
 @dataclass
@@ -160,22 +162,25 @@ def expand(config: dict) -> tuple[dict[str, SimSpec], dict[str, dict[str, Figure
     return sims, figures
 
 
+def _get(key, panel_spec, fspec, default=None):
+    return panel_spec.get(key, fspec.get(key, default))
+
+
 def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims) -> Panel:
-    instance = panel_spec.get("instance", fspec.get("instance"))
+    instance = _get("instance", panel_spec, fspec)
     if instance is None:
         raise ConfigError(f"{pkey}.instance: missing")
-    if kind == "regret":
-        try:
-            means = check_means(means_for(instance))
-        except ValueError as err:
-            raise ConfigError(f"{pkey}.instance: {err}") from None
-        horizon = _scaled(int(panel_spec.get("horizon", fspec.get("horizon", 0))), scale.get("max_horizon"))
-        try:
-            horizon = check_horizon(horizon, means.size)
-        except ValueError as err:
-            raise ConfigError(f"{pkey}.horizon: {err}") from None
-    else:
-        horizon = _scaled(int(panel_spec.get("budget", fspec.get("budget", 0))), scale.get("max_budget"))
+    if kind == "bai":
+        return _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims)
+    try:
+        means = check_means(means_for(instance))
+    except ValueError as err:
+        raise ConfigError(f"{pkey}.instance: {err}") from None
+    horizon = _scaled(int(_get("horizon", panel_spec, fspec, 0)), scale.get("max_horizon"))
+    try:
+        horizon = check_horizon(horizon, means.size)
+    except ValueError as err:
+        raise ConfigError(f"{pkey}.horizon: {err}") from None
     epsilons = panel_spec.get("epsilons", fspec.get("epsilons"))
     if not epsilons:
         raise ConfigError(f"{pkey}.epsilons: empty")
@@ -192,12 +197,59 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims) -> 
         params = algorithm_params(config, name, overrides, ckey)
         eps_list = [None] if not alg.private else [_epsilon(e, f"{pkey}.epsilons") for e in epsilons]
         for eps in eps_list:
-            spec = SimSpec(kind, name, dict(instance), horizon, eps, params, seed, n_ckpt if kind == "regret" else 0)
+            spec = SimSpec(kind, name, dict(instance), horizon, eps, params, seed, n_ckpt)
             sims[spec.cid] = spec
             text = label or alg.label + (f" {variant}" if variant else "")
             if eps is not None and (len(eps_list) > 1 or fspec.get("label_epsilon", True)):
                 text += f" (ε={eps:g})"
             panel.curves.append(Curve(text, name, eps, spec.cid, variant))
+    return panel
+
+
+SWEEPS = ("budget", "epsilon", "ratio")
+
+
+def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims) -> Panel:
+    """A best-arm-identification panel: success rate of each curve at each swept value."""
+    from .bai.instances import instance_for
+
+    x, values = _get("x", panel_spec, fspec), _get("values", panel_spec, fspec)
+    if x not in SWEEPS:
+        raise ConfigError(f"{pkey}.x: {x!r} is not one of {list(SWEEPS)}")
+    if not values:
+        raise ConfigError(f"{pkey}.values: empty")
+    eps_list = _get("epsilons", panel_spec, fspec) or [None]
+    if x != "epsilon" and len(eps_list) != 1:
+        raise ConfigError(f"{pkey}.epsilons: a {x} sweep takes exactly one epsilon")
+    panel = Panel(panel_spec.get("title", ""), _get("instance", panel_spec, fspec), x=x,
+                  xscale=_get("xscale", panel_spec, fspec, "linear"))
+    for j, entry in enumerate(_get("curves", panel_spec, fspec) or []):
+        ckey = f"{pkey}.curves[{j}]"
+        name, overrides, variant, label = _curve_entries(entry, ckey)
+        alg = registry.ALGORITHMS[name]
+        if alg.kind != "bai":
+            raise ConfigError(f"{ckey}.algorithm: {name} is a {alg.kind} algorithm in a bai figure")
+        params = algorithm_params(config, name, overrides, ckey)
+        for v in values:
+            instance, budget, eps = dict(panel.instance), _get("budget", panel_spec, fspec), eps_list[0]
+            if x == "budget":
+                budget = v
+            elif x == "epsilon":
+                eps = v
+            else:
+                instance["ratio"] = v
+            budget = _scaled(int(budget or 0), scale.get("max_budget"))
+            try:
+                instance_for(instance)
+            except ValueError as err:
+                raise ConfigError(f"{pkey}.instance: {err}") from None
+            eps = _epsilon(eps, f"{pkey}.{'values' if x == 'epsilon' else 'epsilons'}") if alg.private else None
+            spec = SimSpec("bai", name, instance, budget, eps, params, seed, 0)
+            sims[spec.cid] = spec
+            text = label or alg.label + (f" {variant}" if variant else "")
+            panel.curves.append(Curve(text, name, eps, spec.cid, variant, x=budget if x == "budget" else v))
+    if not panel.curves:
+        raise ConfigError(f"{pkey}.curves: empty")
     return panel
 
 

@@ -59,6 +59,8 @@ def instance_label(spec: dict) -> str:
     """Short human label, e.g. 'C2, K=5' or 'tossou_2arm'."""
     if "means" in spec:
         return "means=" + ",".join(f"{m:g}" for m in spec["means"])
-    if spec["name"] in NAMED:
+    if spec.get("name") in NAMED:
         return spec["name"]
-    return f"{spec['name']}, K={spec['k']}"
+    extra = ", ".join(f"{k}={v}" for k, v in spec.items() if k not in ("name", "k", "arms", "theta"))
+    head = f"{spec.get('name', 'custom')}" + (f", K={spec['k']}" if "k" in spec else "")
+    return f"{head}, {extra}" if extra else head

@@ -56,18 +56,35 @@ def group_by_cid(paths) -> dict[str, list[str]]:
     return {cid: [p for _, p in sorted(v)] for cid, v in groups.items()}
 
 
+def load_bai(paths) -> dict[str, np.ndarray]:
+    """Concatenated ``success`` and ``recommended`` arrays of BAI chunks (in the order given)."""
+    from .io import load_npz
+
+    parts = [load_npz(p)[1] for p in paths]
+    return {key: np.concatenate([part[key] for part in parts]) for key in ("success", "recommended")}
+
+
 def make_figure(fig: Figure, inputs, pdf: str, png: str, csv: str, runs_csv: str) -> None:
     """Load a figure's chunks, write its tidy tables and draw it."""
     import matplotlib.pyplot as plt
 
-    from .plotting import curve_table, regret_figure, run_table
+    from . import plotting
 
-    results = {cid: load_results(paths) for cid, paths in group_by_cid(inputs).items()}
-    table = curve_table(fig, results)
     Path(csv).parent.mkdir(parents=True, exist_ok=True)
-    table.to_csv(csv, index=False)
-    run_table(fig, results).to_csv(runs_csv, index=False)
-    mfig = regret_figure(fig, table)
+    groups = group_by_cid(inputs)
+    if fig.spec.get("kind", "regret") == "bai":
+        data = {cid: load_bai(paths) for cid, paths in groups.items()}
+        table = plotting.success_table(fig, {cid: d["success"] for cid, d in data.items()})
+        table.to_csv(csv, index=False)
+        plotting.recommendation_table(fig, {cid: d["recommended"] for cid, d in data.items()}).to_csv(
+            runs_csv, index=False)
+        mfig = plotting.success_figure(fig, table)
+    else:
+        results = {cid: load_results(paths) for cid, paths in groups.items()}
+        table = plotting.curve_table(fig, results)
+        table.to_csv(csv, index=False)
+        plotting.run_table(fig, results).to_csv(runs_csv, index=False)
+        mfig = plotting.regret_figure(fig, table)
     mfig.savefig(pdf)
     mfig.savefig(png, dpi=130)
     plt.close(mfig)

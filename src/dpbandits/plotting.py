@@ -100,3 +100,63 @@ def regret_figure(fig: Figure, table: pd.DataFrame):
     mfig.text(0.01, 0.005, "\n".join(lines), fontsize=7, va="bottom")
     mfig.tight_layout(rect=(0, (0.1 * len(lines) + 0.1) / mfig.get_figheight(), 1, 1))
     return mfig
+
+
+def success_table(fig: Figure, success: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Tidy BAI summary: one row per (panel, curve, x) with successes, trials, rate and 95% Wilson CI."""
+    from .bai import wilson_interval
+
+    rows = []
+    for p_idx, panel in enumerate(fig.panels):
+        for curve in panel.curves:
+            s = success[curve.cid][: fig.runs]
+            lo, hi = wilson_interval(int(s.sum()), s.size)
+            rows.append({
+                "paper": fig.paper, "figure": fig.name, "panel": p_idx, "panel_title": panel.title,
+                "x_name": panel.x, "x": curve.x, "curve": curve.label, "algorithm": curve.algorithm,
+                "variant": curve.variant, "epsilon": np.nan if curve.epsilon is None else curve.epsilon,
+                "successes": int(s.sum()), "trials": s.size, "rate": s.mean(), "lo": lo, "hi": hi,
+            })
+    return pd.DataFrame(rows)
+
+
+def recommendation_table(fig: Figure, recommended: dict[str, np.ndarray]) -> pd.DataFrame:
+    """How often each arm was recommended, per (panel, curve, x)."""
+    rows = []
+    for p_idx, panel in enumerate(fig.panels):
+        for curve in panel.curves:
+            arms, counts = np.unique(recommended[curve.cid][: fig.runs], return_counts=True)
+            rows.extend({"figure": fig.name, "panel": p_idx, "curve": curve.label, "x": curve.x,
+                         "arm": int(a), "count": int(c)} for a, c in zip(arms, counts, strict=True))
+    return pd.DataFrame(rows)
+
+
+def success_figure(fig: Figure, table: pd.DataFrame):
+    """Success rate vs the swept value, one panel per config panel, 95% Wilson intervals as bars."""
+    rows, cols = _grid(len(fig.panels))
+    mfig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.6 * rows + 0.9), squeeze=False)
+    labels = list(dict.fromkeys(table["curve"]))
+    palette = dict(zip(labels, sns.color_palette("colorblind", len(labels)), strict=True))
+    for p_idx, panel in enumerate(fig.panels):
+        ax = axes.flat[p_idx]
+        for label, df in table[table["panel"] == p_idx].groupby("curve", sort=False):
+            df = df.sort_values("x")
+            err = np.vstack([df["rate"] - df["lo"], df["hi"] - df["rate"]])
+            style = "--" if df["variant"].iloc[0] else "-"
+            ax.errorbar(df["x"], df["rate"], yerr=err, fmt="o" + style, ms=3, capsize=2,
+                        color=palette[label], label=label, lw=1.2)
+        ax.set_xscale(panel.xscale)
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_title(panel.title, fontsize=10)
+        ax.set_xlabel({"budget": "budget T", "epsilon": "ε", "ratio": "ratio r"}[panel.x])
+        ax.set_ylabel("success rate")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(fig.panels):]:
+        ax.set_visible(False)
+    text = (f"{fig.spec.get('caption', fig.name)} Success rate over {fig.runs} trials; bars: 95% Wilson "
+            f"intervals. Settings: {describe(fig)}.")
+    lines = textwrap.wrap(text, int(21 * 4.6 * cols))
+    mfig.text(0.01, 0.005, "\n".join(lines), fontsize=7, va="bottom")
+    mfig.tight_layout(rect=(0, (0.1 * len(lines) + 0.1) / mfig.get_figheight(), 1, 1))
+    return mfig

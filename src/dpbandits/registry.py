@@ -6,9 +6,11 @@ one run; ``dpbandits.simulate`` loops over runs with per-run generators (see :mo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from numbers import Real
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -40,13 +42,24 @@ class Param:
             return type(self.default)(value) if isinstance(self.default, float) else value
         return value
 
+class OptionalProbability(Param):
+    """A probability in (0, 1), or None (then resolved by the algorithm, e.g. beta = 1/T)."""
+
+    def check(self, algorithm: str, name: str, value):
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, Real) or not 0 < value < 1:
+            raise ValueError(f"{algorithm}: parameter {name} must be None or lie in (0, 1), got {value!r}")
+        return float(value)
+
 
 @dataclass(frozen=True)
 class Algorithm:
     """Descriptor of one algorithm.
 
-    ``run(means, horizon, epsilon, checkpoints, rng, params) -> (regret[C], pulls[K], reward_sum)``
-    for ``kind == "regret"``; BAI algorithms use ``run_bai`` (see :mod:`dpbandits.bai`).
+    ``kind == "regret"``: ``run(means, horizon, epsilon, checkpoints, rng, params) -> (regret[C],
+    pulls[K], reward_sum)`` simulates one run. ``kind == "bai"``: ``run(arms, budget, epsilon, rngs,
+    params, table_for) -> int64[len(rngs)]`` recommended arms, one per generator (see :mod:`dpbandits.bai`).
     ``sources`` are the files whose edits must rerun this algorithm's simulations.
     """
 

@@ -7,7 +7,7 @@ from snakemake.utils import validate
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from dpbandits import ALGORITHMS  # noqa: E402
-from dpbandits import catalogue  # noqa: E402
+from dpbandits import catalogue, pipeline  # noqa: E402
 
 
 try:

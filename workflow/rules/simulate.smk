@@ -1,4 +1,6 @@
-# One job = one chunk of runs of one simulation configuration.
+# One job = one chunk of runs of one simulation configuration. The job runs inside the Snakemake
+# process (`run:`), so imports and numba compilation happen once, not once per job; the kernels
+# release the GIL, so jobs still run in parallel on --cores.
 
 
 rule simulate:
@@ -13,7 +15,8 @@ rule simulate:
     benchmark:
         f"{RESULTS}/benchmarks/simulate/{{algorithm}}/{{cid}}/runs{{start}}-{{stop}}.tsv"
     resources:
-        runtime=lambda w: 60,
+        runtime=60,
         mem_mb=1000,
-    script:
-        "../scripts/simulate.py"
+    run:
+        info = pipeline.run_chunk(params.spec, int(wildcards.start), int(wildcards.stop), output[0])
+        pipeline.write_json(log[0], {"spec": params.spec, **info})

@@ -12,7 +12,7 @@ def bernoulli(rng, p):
     return 1.0 if rng.random() < p else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def argmax_ties(values, rng, random_ties):
     """Index of the maximum; ties broken uniformly at random if ``random_ties`` else lowest index.
 
@@ -49,7 +49,7 @@ def record(out, checkpoints, c, t, regret):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def fill_linear(out, checkpoints, c, t0, regret0, t1, rate):
     """Fill checkpoints in (t0, t1] of a segment whose regret grows by ``rate`` per step.
 
@@ -59,6 +59,30 @@ def fill_linear(out, checkpoints, c, t0, regret0, t1, rate):
         out[c] = regret0 + rate * (checkpoints[c] - t0)
         c += 1
     return c
+
+@njit(cache=True, nogil=True)
+def fill_round_robin(out, checkpoints, c, t0, regret0, arms, m, gap, t1):
+    """Fill checkpoints in (t0, t1] of pulls cycling over ``arms[:m]`` in order, starting at a round start.
+
+    At t = t0 + q m + s (0 <= s < m) the regret is regret0 + q sum(gap[arms[:m]]) + sum_{j<s} gap[arms[j]].
+    Returns the next checkpoint slot.
+    """
+    rate = 0.0
+    for j in range(m):
+        rate += gap[arms[j]]
+    while c < checkpoints.size and checkpoints[c] <= t1:
+        q, s = divmod(checkpoints[c] - t0, m)
+        v = regret0 + q * rate
+        for j in range(s):
+            v += gap[arms[j]]
+        out[c] = v
+        c += 1
+    return c
+
+
+def resolve_beta(beta: float | None, horizon: int) -> float:
+    """beta, with None meaning 1/T (the thesis experiments, Th:891)."""
+    return 1.0 / horizon if beta is None else beta
 
 
 def gaps(means: np.ndarray) -> np.ndarray:

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lazy_state(k):
     """(cur int64[K], size int64[K], obs float64[K], mu float64[K]) before the first pull (r = -1)."""
     return np.zeros(k, dtype=np.int64), np.ones(k, dtype=np.int64), np.zeros(k), np.zeros(k)
@@ -36,7 +36,7 @@ def lazy_count(a, cur, size):
     return cur[a] == size[a]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lazy_close(a, means, epsilon, rng, cur, size, obs, mu):
     """Close arm ``a``'s complete epoch and return its reward sum Phi.
 
@@ -69,7 +69,7 @@ def argmax_count(values):
     return arg, count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def open_epoch_rewards(means, rng, cur):
     """Reward sum of the epochs still open at the horizon: sum_j Binomial(cur[j], means[j])."""
     total = 0.0

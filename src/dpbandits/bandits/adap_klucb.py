@@ -25,9 +25,9 @@ from ._kernels import argmax_ties, bernoulli, fill_linear, record
 from .ucb import TIE_BREAK
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, random_ties):
-    """One run. Returns (regret[C], pulls[K], reward_sum, last[K]) with last = final n_a."""
+    """One run. Returns (regret[C], pulls[K], reward_sum, last[K], mu[K]): final n_a and private means."""
     k = means.size
     gap = means.max() - means
     mu = np.empty(k)
@@ -63,11 +63,11 @@ def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, ran
             last[a] = length
         n[a] += steps
         t += steps
-    return out, n, total, last
+    return out, n, total, last, mu
 
 
 def run(means, horizon, epsilon, checkpoints, rng, params):
-    out, n, total, _ = adap_klucb_kernel(
+    out, n, total, _, _ = adap_klucb_kernel(
         means, horizon, epsilon, params["alpha"], params["klucb_tol"], checkpoints, rng,
         params["tie_break"] == "random",
     )

@@ -20,9 +20,9 @@ from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_
 from .ucb import TIE_BREAK
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ties):
-    """One run. Returns (regret[C], pulls[K], reward_sum, obs[K]) with obs = final O_j."""
+    """One run. Returns (regret[C], pulls[K], reward_sum, obs[K], mu[K]): final O_j and private means."""
     k = means.size
     gap = means.max() - means
     cur, size, obs, mu = lazy_state(k)
@@ -53,11 +53,11 @@ def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ti
         regret += gap[a]
         c = record(out, checkpoints, c, t, regret)
     total += open_epoch_rewards(means, rng, cur)
-    return out, n, total, obs
+    return out, n, total, obs, mu
 
 
 def run(means, horizon, epsilon, checkpoints, rng, params):
-    out, n, total, _ = anytime_lazy_ucb_kernel(
+    out, n, total, _, _ = anytime_lazy_ucb_kernel(
         means, horizon, epsilon, checkpoints, rng, params["tie_break"] == "random"
     )
     return out, n, total

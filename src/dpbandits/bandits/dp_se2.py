@@ -24,15 +24,14 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from numbers import Real
 
 import numpy as np
 from numba import njit
 
 from ..mechanisms import laplace_scale
-from ..registry import Algorithm, Param, register, sources
+from ..registry import Algorithm, OptionalProbability, Param, register, sources
 from ..stopping import svt_scales
-from ._kernels import fill_linear
+from ._kernels import fill_linear, fill_round_robin, resolve_beta
 
 SCHEDULES = ("pow2", "pow2plus1")
 #: (Hoeffding multiplier M in the halting test, coefficient C of ln(4K|S|/beta)/eps in c_r)
@@ -49,32 +48,7 @@ def noise_scales(epsilon: float, r: int) -> tuple[float, float, float]:
     return b, a, laplace_scale(1.0 / r, epsilon / 2.0)
 
 
-def resolve_beta(beta: float | None, horizon: int) -> float:
-    """beta, with None meaning 1/T (the thesis experiments, Th:891)."""
-    return 1.0 / horizon if beta is None else beta
-
-
-@njit(cache=True)
-def fill_round_robin(out, checkpoints, c, t0, regret0, arms, m, gap, t1):
-    """Fill checkpoints in (t0, t1] of pulls cycling over ``arms[:m]`` in order, starting at a round start.
-
-    At t = t0 + q m + s (0 <= s < m) the regret is regret0 + q sum(gap[arms[:m]]) + sum_{j<s} gap[arms[j]].
-    Returns the next checkpoint slot.
-    """
-    rate = 0.0
-    for j in range(m):
-        rate += gap[arms[j]]
-    while c < checkpoints.size and checkpoints[c] <= t1:
-        q, s = divmod(checkpoints[c] - t0, m)
-        v = regret0 + q * rate
-        for j in range(s):
-            v += gap[arms[j]]
-        out[c] = v
-        c += 1
-    return c
-
-
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dp_se2_kernel(means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit,
                   checkpoints, rng):
     """One run. Returns (regret[C], pulls[K], reward_sum).
@@ -176,17 +150,6 @@ def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2"):
         means, horizon, epsilon, resolve_beta(params["beta"], horizon), halt_mult, c_coef,
         int(params["check_schedule"] == "pow2plus1"), svt_scale, hist_unit, checkpoints, rng,
     )
-
-
-class OptionalProbability(Param):
-    """A probability in (0, 1), or None (then resolved by the algorithm, e.g. beta = 1/T)."""
-
-    def check(self, algorithm: str, name: str, value):
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, Real) or not 0 < value < 1:
-            raise ValueError(f"{algorithm}: parameter {name} must be None or lie in (0, 1), got {value!r}")
-        return float(value)
 
 
 PARAMS = {

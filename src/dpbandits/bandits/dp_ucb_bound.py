@@ -35,7 +35,7 @@ def nu_factor(n, t, nu_form):
     return 4.0 * math.sqrt(8.0) * math.log(t) * (1.0 + math.log2(n))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, rng, random_ties, split, bound_sqrt, nu_form):
     k = means.size
     gap = means.max() - means

@@ -33,7 +33,7 @@ def input_epsilon(epsilon: float, delta: float, v: float = 1.1, log: str = "ln")
     return math.sqrt((big_l + 4.0 * epsilon) / (8.0 * z)) - math.sqrt(big_l / (8.0 * z))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dp_ucb_int_kernel(means, horizon, f, v, checkpoints, rng, random_ties, update):
     k = means.size
     gap = means.max() - means

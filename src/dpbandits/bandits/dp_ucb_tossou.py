@@ -18,7 +18,7 @@ from .dp_ucb_bound import HYBRID_SPLIT
 from .ucb import TIE_BREAK
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dp_ucb_tossou_kernel(means, horizon, epsilon, checkpoints, rng, random_ties, split):
     k = means.size
     gap = means.max() - means

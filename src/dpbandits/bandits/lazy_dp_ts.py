@@ -26,9 +26,17 @@ from .ucb import TIE_BREAK
 LOG_SCALES = {"ln": 1.0, "log2": 1.0 / math.log(2.0), "log10": 1.0 / math.log(10.0)}
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def beta_at_clip(e, o, top):
+    """Beta(o+1, 1) if ``top`` else Beta(1, o+1), from one E ~ Exp(1): exp(-E/(o+1)) or 1 - exp(-E/(o+1))."""
+    if top:
+        return math.exp(-e / (o + 1.0))
+    return -math.expm1(-e / (o + 1.0))
+
+
+@njit(cache=True, nogil=True)
 def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, random_ties):
-    """One run. Returns (regret[C], pulls[K], reward_sum, obs[K]) with obs = final O_j."""
+    """One run. Returns (regret[C], pulls[K], reward_sum, obs[K], mu[K]): final O_j and private means."""
     k = means.size
     gap = means.max() - means
     cur, size, obs, mu = lazy_state(k)
@@ -46,10 +54,8 @@ def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, rand
             for i in range(k):  # theta_i ~ Beta(m o + 1, (1 - m) o + 1), m = Clip01(mu_i + shift / o)
                 o = obs[i]
                 m = mu[i] + shift / o
-                if m >= 1.0:
-                    theta[i] = math.exp(-rng.standard_exponential() / (o + 1.0))
-                elif m <= 0.0:
-                    theta[i] = -math.expm1(-rng.standard_exponential() / (o + 1.0))
+                if m >= 1.0 or m <= 0.0:
+                    theta[i] = beta_at_clip(rng.standard_exponential(), o, m >= 1.0)
                 else:
                     theta[i] = rng.beta(m * o + 1.0, (1.0 - m) * o + 1.0)
             a, ties = argmax_count(theta)
@@ -61,11 +67,11 @@ def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, rand
         regret += gap[a]
         c = record(out, checkpoints, c, t, regret)
     total += open_epoch_rewards(means, rng, cur)
-    return out, n, total, obs
+    return out, n, total, obs, mu
 
 
 def run(means, horizon, epsilon, checkpoints, rng, params):
-    out, n, total, _ = lazy_dp_ts_kernel(
+    out, n, total, _, _ = lazy_dp_ts_kernel(
         means, horizon, epsilon, LOG_SCALES[params["bonus_log"]], checkpoints, rng,
         params["tie_break"] == "random",
     )

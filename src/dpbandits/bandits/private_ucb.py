@@ -18,7 +18,7 @@ from ._kernels import argmax_ties, bernoulli, record
 from .ucb import TIE_BREAK
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def private_ucb_kernel(means, horizon, epsilon, node_scale, checkpoints, rng, random_ties, hoeffding):
     k = means.size
     gap = means.max() - means

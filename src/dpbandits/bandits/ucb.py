@@ -11,7 +11,7 @@ from ..registry import Algorithm, Param, register, sources
 from ._kernels import argmax_ties, bernoulli, record
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def ucb_kernel(means, horizon, checkpoints, rng, random_ties):
     """One run. Returns (regret[C], pulls[K], reward_sum)."""
     k = means.size

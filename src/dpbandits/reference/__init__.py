@@ -7,13 +7,13 @@ t (1-based), then the runner draws the Bernoulli reward and calls ``update(arm, 
 
 from __future__ import annotations
 
-import numpy as np
-
-from ..simulate import SimulationResult, prepare, versions
-from ..seeding import run_generator
 import importlib
 import pkgutil
 
+import numpy as np
+
+from ..seeding import run_generator
+from ..simulate import SimulationResult, prepare, versions
 from ._policy import POLICIES, argmax_ties
 
 for _mod in pkgutil.iter_modules(__path__):

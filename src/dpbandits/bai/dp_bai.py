@@ -1,0 +1,158 @@
+"""DP-BAI (Algorithm 1), DP-BAI-Gauss (Algorithm 2) and Baseline of Chen et al. (ICLR 2024).
+
+Phases p = 1..M with deterministic active-set sizes s_p (spec §2.2). In the Max-Det branch
+(s_p large compared with the rank d_p of the active arms) only the d_p arms of a Max-Det collection
+B_p are pulled, n_p = ceil(T' / (M d_p)) times each; their phase-p means get Laplace noise
+Lap(1/(epsilon n_p)) and every other active arm's private mean is the beta-combination of the noisy
+basis means (eq. 12). Otherwise every active arm is pulled n_p = ceil(T' / (M s_p)) times and noised.
+The s_{p+1} arms with the largest private means survive. Baseline never uses the Max-Det branch;
+DP-BAI-Gauss replaces the Laplace noise by the classical Gaussian mechanism.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..registry import Algorithm, Param, register, sources
+from .cache import DesignCache
+from .elimination import make_run, top_arms
+from .maxdet import EXHAUSTIVE_LIMIT, coefficients, maxdet
+from .noise import add_noise, mean_noise_scale
+from .projection import TOL_RANK, orthonormal_coordinates
+from .schedule import BRANCH_RULES, SCHEDULES, maxdet_branch, phase_sizes, reserve
+
+
+@dataclass
+class EliminationPlan:
+    """Public part of one DP-BAI / Baseline configuration.
+
+    sizes : s_1..s_{M+1};  t_prime : T' (``alloc="ceil"``) or T (``alloc="floor"``);
+    designs : active tuple -> (basis int64[d_p], beta float64[s_p, d_p]) or None (uniform branch).
+    """
+
+    arms: np.ndarray
+    sizes: list[int]
+    t_prime: int
+    alloc: str
+    epsilon: float
+    mechanism: str
+    delta: float | None
+    designs: DesignCache | None
+
+    @property
+    def phases(self) -> int:
+        return len(self.sizes) - 1
+
+    def pulls(self, k: int) -> int:
+        """Pulls per arm n_p when k arms are pulled in a phase."""
+        if self.alloc == "ceil":
+            return math.ceil(self.t_prime / (self.phases * k))
+        return self.t_prime // (self.phases * k)
+
+    def noise_scale(self, n: int) -> float:
+        return mean_noise_scale(n, self.epsilon, self.mechanism, self.delta)
+
+
+def _maxdet_design(arms, rule, tol_rank, limit):
+    def compute(active):
+        coords = orthonormal_coordinates(arms[list(active)], tol_rank)
+        d_p = coords.shape[1]
+        if not maxdet_branch(len(active), d_p, rule):
+            return None
+        if d_p == 0:  # all active arms are the zero vector: every mean is 0, nothing to pull
+            return np.zeros(0, dtype=np.int64), np.zeros((len(active), 0))
+        basis = maxdet(coords, limit)
+        return basis, coefficients(coords, basis)
+
+    return compute
+
+
+def make_plan(arms, budget, epsilon, params, use_maxdet, mechanism) -> EliminationPlan:
+    """Schedule, budget split and design cache; ``ValueError`` naming the argument on bad input."""
+    k, d = arms.shape
+    delta = params.get("delta")
+    if mechanism == "gauss":
+        if not epsilon < 1:
+            raise ValueError(f"epsilon must be < 1 for the classical Gaussian mechanism, got {epsilon}")
+        if not delta < 1:
+            raise ValueError(f"delta must lie in (0, 1), got {delta}")
+    sizes = phase_sizes(k, d, params["schedule"])
+    m = len(sizes) - 1
+    rule = params.get("maxdet_if", "max_d_d2")
+    if params["alloc"] == "ceil":
+        t_prime = budget - reserve(sizes, d, use_maxdet, rule)
+        short = t_prime < 1
+    else:
+        t_prime = budget
+        widest = max(d if use_maxdet and maxdet_branch(s, d, rule) else s for s in sizes[:-1])
+        short = budget < m * widest
+    if short:
+        raise ValueError(
+            f"budget={budget} is too small for the {params['schedule']} schedule {sizes} "
+            f"(alloc={params['alloc']})"
+        )
+    designs = None
+    if use_maxdet:
+        limit = int(params["maxdet_exhaustive_limit"])
+        designs = DesignCache(_maxdet_design(arms, rule, params["tol_rank"], limit))
+    return EliminationPlan(arms, sizes, t_prime, params["alloc"], epsilon, mechanism, delta, designs)
+
+
+def recommend(plan: EliminationPlan, table, rng: np.random.Generator) -> int:
+    """One trial: the recommended arm, reading rewards through ``table.pull`` once per phase."""
+    active = np.arange(plan.sizes[0])
+    for p in range(plan.phases):
+        design = plan.designs(active) if plan.designs is not None else None
+        if design is None:  # lines 14-17: every active arm
+            n = plan.pulls(active.size)
+            scores = add_noise(table.pull(active, n), plan.noise_scale(n), plan.mechanism, rng)
+        elif design[0].size:  # lines 7-12: Max-Det collection, eq. (12) for the others
+            basis, beta = design
+            n = plan.pulls(basis.size)
+            noisy = add_noise(table.pull(active[basis], n), plan.noise_scale(n), plan.mechanism, rng)
+            scores = beta @ noisy
+        else:
+            scores = np.zeros(active.size)
+        active = top_arms(active, scores, plan.sizes[p + 1], rng)
+    return int(active[0])
+
+
+SCHEDULE = Param("dexp", SCHEDULES, doc="[RECON] A1: phase schedule s_p (dexp reproduces 1000, 423, 77)")
+ALLOC = Param("ceil", ("ceil", "floor"), doc="[RECON] A2: n_p = ceil(T'/(M k_p)) with T' reserving "
+              "the rounding overhead, or floor(T/(M k_p))")
+MAXDET_IF = Param("max_d_d2", BRANCH_RULES, doc="[RECON] A3: Max-Det branch if s_p > max(d_p, "
+                  "ceil(d_p^2/4)) (max_d_d2) or s_p > d_p (s_gt_d)")
+EXHAUSTIVE = Param(EXHAUSTIVE_LIMIT, low=0, doc="[CHOICE] A4: exhaustive Max-Det search when "
+                   "C(s_p, d_p) <= this, maxvol swaps otherwise")
+RANK_TOL = Param(TOL_RANK, low=0.0, doc="[CHOICE] P1: relative singular-value threshold of the rank")
+DELTA = Param(1e-5, low=0.0, doc="[CHOICE] A16: delta of the (epsilon, delta) Gaussian mechanism "
+              "(no figure uses DP-BAI-Gauss)")
+
+_SOURCES = ("bai/schedule.py", "bai/maxdet.py", "bai/projection.py", "bai/noise.py", "bai/cache.py",
+            "bai/elimination.py", "bai/table.py", "mechanisms.py")
+
+
+def _algorithm(name, label, use_maxdet, mechanism, params, doc):
+    def plan(arms, budget, epsilon, resolved):
+        return make_plan(arms, budget, epsilon, resolved, use_maxdet, mechanism)
+
+    return register(
+        Algorithm(
+            name=name, kind="bai", label=label, private=True, run=make_run(plan, recommend),
+            params=params, sources=sources(__file__, *_SOURCES), needs_horizon=True, doc=doc,
+        )
+    )
+
+
+_COMMON = {"schedule": SCHEDULE, "alloc": ALLOC}
+_MAXDET = {"maxdet_if": MAXDET_IF, "maxdet_exhaustive_limit": EXHAUSTIVE, "tol_rank": RANK_TOL}
+
+_algorithm("dp_bai", "DP-BAI", True, "laplace", {**_COMMON, **_MAXDET},
+           "Chen, Karthik, Chee & Tan (2024) Algorithm 1; epsilon-DP.")
+_algorithm("dp_bai_gauss", "DP-BAI-Gauss", True, "gauss", {**_COMMON, **_MAXDET, "delta": DELTA},
+           "Chen et al. (2024) Algorithm 2 (Appendix D); (epsilon, delta)-DP, needs epsilon < 1.")
+_algorithm("baseline_bai", "Baseline", False, "laplace", dict(_COMMON),
+           "Chen et al. (2024) Baseline: DP-BAI without Max-Det collections; epsilon-DP.")

@@ -1,0 +1,112 @@
+"""Instances and figure protocol of Chen, Karthik, Chee & Tan (ICLR 2024), spec §3.
+
+The paper's numbers were lost in its text extraction; values marked [CHOICE]/[RECON] in
+``PROTOCOL["provenance"]`` are the spec's reconstructions, [PAPER] values are read in the paper.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+INSTANCE_SEED = 2024
+
+
+def section5_instance(
+    k: int = 30, omega_low: float = 0.0, omega_high: float = 0.8, seed: int = INSTANCE_SEED
+) -> tuple[np.ndarray, np.ndarray]:
+    """Synthetic instance of Section 5 [CHOICE, spec §3.1]: (arms float64[K, 2], theta float64[2]).
+
+    theta = (0.045, 0.5); a_1 = (0, 1) (mu = 0.5, best), a_2 = (0, 0.9), a_3 = (10, 0) (mu = 0.45),
+    a_i = (1, omega_i) with omega_i ~ U[omega_low, omega_high] drawn once from
+    ``numpy.random.default_rng(seed)`` (mu_i = 0.045 + 0.5 omega_i), i = 4..K.
+    """
+    if k < 4:
+        raise ValueError(f"k must be >= 4, got {k}")
+    if not 0.0 <= omega_low <= omega_high <= 0.8:
+        raise ValueError(f"need 0 <= omega_low <= omega_high <= 0.8, got [{omega_low}, {omega_high}]")
+    omega = np.random.default_rng(seed).uniform(omega_low, omega_high, k - 3)
+    arms = np.vstack([[0.0, 1.0], [0.0, 0.9], [10.0, 0.0], np.column_stack([np.ones(k - 3), omega])])
+    return arms, np.array([0.045, 0.5])
+
+
+def two_arm_instance(ratio: float, mu1: float = 0.5, mu2: float = 0.45) -> tuple[np.ndarray, np.ndarray]:
+    """Two-armed instance of Appendix E.2 [CHOICE, spec §3.3]: a_1 = (r, 0), a_2 = (0, 1),
+    theta = (mu1 / r, mu2), so the means are (mu1, mu2) for every ratio r = x / y > 0."""
+    if not ratio > 0:
+        raise ValueError(f"ratio must be > 0, got {ratio!r}")
+    return np.array([[float(ratio), 0.0], [0.0, 1.0]]), np.array([mu1 / ratio, mu2])
+
+
+def instance_for(spec: dict) -> tuple[np.ndarray, np.ndarray, dict]:
+    """(arms, theta, reward keyword arguments of ``simulate_bai``) of a config instance entry.
+
+    ``{"name": "section5", "k": 30, "omega_low": 0, "omega_high": 0.8, "seed": 2024}``,
+    ``{"name": "two_arm", "ratio": 10, "mu1": 0.5, "mu2": 0.45}`` or
+    ``{"arms": [[...], ...], "theta": [...]}``; optional ``reward`` and ``reward_width`` keys.
+    """
+    spec = dict(spec)
+    reward = {key: spec.pop(key) for key in ("reward", "reward_width") if key in spec}
+    if "arms" in spec:
+        return np.asarray(spec.pop("arms"), dtype=float), np.asarray(spec.pop("theta"), dtype=float), reward
+    name = spec.pop("name", None)
+    makers = {"section5": section5_instance, "two_arm": two_arm_instance}
+    if name not in makers:
+        raise ValueError(f"instance name={name!r} is unknown; known: {sorted(makers)} or arms/theta")
+    try:
+        arms, theta = makers[name](**spec)
+    except TypeError as err:
+        raise ValueError(f"instance {name}: {err}") from None
+    return arms, theta, reward
+
+
+FIG1_ALGORITHMS = ("dp_bai", "baseline_bai", "od_linbai", "dp_od")
+FIG2_ALGORITHMS = ("dp_bai", "dp_od")
+
+PROTOCOL = {
+    "fig1": {
+        "instance": {"name": "section5", "k": 30, "omega_low": 0.0, "omega_high": 0.8,
+                     "seed": INSTANCE_SEED, "reward": "uniform"},
+        "algorithms": FIG1_ALGORITHMS,
+        "trials": 1000,
+        "metric": "success rate: fraction of trials whose recommended arm is arm 1 (index 0)",
+        "panels": {
+            "a": {"x": "budget", "budget": [500, *range(1000, 10001, 1000)], "epsilon": 0.1},
+            "b": {"x": "epsilon", "epsilon": [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 100],
+                  "budget": 2000, "xscale": "log"},
+        },
+        "optional_panels": {
+            "c": {"x": "budget", "budget": [500, *range(1000, 10001, 1000)], "epsilon": 1.0},
+        },
+    },
+    "fig2": {
+        "instance": {"name": "two_arm", "mu1": 0.5, "mu2": 0.45, "reward": "uniform"},  # + "ratio"
+        "algorithms": FIG2_ALGORITHMS,
+        "trials": 1000,
+        "metric": "success rate: fraction of trials whose recommended arm is arm 1 (index 0)",
+        "x": "ratio",
+        "ratio": [1, 2, 5, 10, 20, 50, 100],
+        "xscale": "log",
+        "panels": {
+            "a": {"epsilon": 0.1, "budget": 1000},
+            "b": {"epsilon": 0.5, "budget": 1000},
+            "c": {"epsilon": 1.0, "budget": 1000},
+            "d": {"epsilon": 5.0, "budget": 1000},
+        },
+    },
+    "provenance": {
+        "fig1.instance": "[CHOICE] spec §3.1/A6: d=2, K=30, theta, a_1..a_3, omega interval and "
+                         "instance seed reconstructed; three hand-set arms plus K-3 random ones [PAPER]",
+        "fig1.instance.reward": "[CHOICE] A7: U[0, 2 mu_i]; 'uniform supported on [.]' [PAPER]",
+        "fig1.algorithms": "[PAPER]",
+        "fig1.trials": "[RECON] A9: number lost; 1000 as stated for Fig. 2",
+        "fig1.panels": "[CHOICE] A10: vs budget at epsilon=0.1 and vs epsilon at budget=2000 "
+                       "(grids lost; 'varying T and epsilon values respectively' [PAPER])",
+        "fig1.optional_panels": "[CHOICE] A10: extra panel vs budget at epsilon=1",
+        "fig2.instance": "[CHOICE] A11: a_1=(r,0) best, a_2=(0,1), means (0.5, 0.45)",
+        "fig2.instance.reward": "[CHOICE] A7: U[0, 2 mu_i]",
+        "fig2.algorithms": "[PAPER] DP-BAI and DP-OD",
+        "fig2.trials": "[PAPER] 1000 independent trials",
+        "fig2.panels": "[CHOICE] A11: four panels (a)-(d) [PAPER] at epsilon 0.1, 0.5, 1, 5, budget 1000",
+        "fig2.ratio": "[CHOICE] A11: ratio grid (x-axis 'ratio' [PAPER])",
+    },
+}

@@ -1,0 +1,148 @@
+"""Runners for fixed-budget best-arm identification: ``simulate_bai`` and ``run_on_table``.
+
+Both call the registered algorithm's per-configuration trial function with a reward-table factory:
+``simulate_bai`` draws each run's table lazily from the instance (``UniformTable``), ``run_on_table``
+reads a given table (``RewardTable``), so privacy audits exercise the simulation code path.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import registry
+from ..seeding import config_key, run_generator
+from ..simulate import versions
+from ..validation import check_epsilon, check_runs, check_seed
+from .table import RewardTable, UniformTable, reward_bounds
+
+
+@dataclass
+class BaiResult:
+    """Outcome of ``runs`` independent trials of one configuration.
+
+    recommended : int64[R]   recommended arm (0-based) of each run
+    success     : bool[R]    recommended == best arm (argmax of arms @ theta, lowest index on ties)
+    meta        : dict       algorithm, resolved params, instance, seed, config key, run ids, versions
+    """
+
+    recommended: np.ndarray
+    success: np.ndarray
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def success_rate(self) -> float:
+        return float(self.success.mean())
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval (default 95%) of a binomial proportion successes / n."""
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def check_arms(arms) -> np.ndarray:
+    """float64[K, d] finite feature vectors, K >= 2, d >= 1."""
+    a = np.asarray(arms, dtype=np.float64)
+    if a.ndim != 2 or a.shape[0] < 2 or a.shape[1] < 1:
+        raise ValueError(f"arms must have shape (K, d) with K >= 2 and d >= 1, got {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError("arms must be finite")
+    return a
+
+
+def check_theta(theta, d: int) -> np.ndarray:
+    """float64[d] finite parameter vector matching the arms' dimension."""
+    t = np.asarray(theta, dtype=np.float64)
+    if t.shape != (d,):
+        raise ValueError(f"theta must have shape ({d},) to match arms, got {t.shape}")
+    if not np.all(np.isfinite(t)):
+        raise ValueError("theta must be finite")
+    return t
+
+
+def check_budget(budget) -> int:
+    """Positive integer budget T; each algorithm also checks T against its schedule (DP-BAI can
+    run with T < K since it pulls only Max-Det collections)."""
+    if isinstance(budget, bool) or not float(budget).is_integer() or int(budget) < 1:
+        raise ValueError(f"budget must be a positive integer, got {budget!r}")
+    return int(budget)
+
+
+def simulate_bai(
+    algorithm, arms, theta, budget, epsilon, runs, seed, first_run=0, *, reward="uniform",
+    reward_width=None, **params,
+) -> BaiResult:
+    """Simulate runs ``first_run .. first_run + runs - 1`` of a fixed-budget BAI algorithm.
+
+    Parameters
+    ----------
+    algorithm : str      name in ``dpbandits.ALGORITHMS`` with kind "bai"
+    arms : float[K, d]   arm feature vectors a_i
+    theta : float[d]     parameter; mean rewards mu = arms @ theta
+    budget : int         number of pulls T
+    epsilon : float      privacy parameter > 0 (ignored, may be None, for non-private algorithms)
+    runs : int           number of runs; run i uses ``run_generator(seed, config_key, i)``
+    seed : int           root seed
+    reward : str         "uniform": U[0, 2 mu_i] [CHOICE, spec A7]; "uniform_centered":
+                         U[mu_i - w, mu_i + w] with w = ``reward_width``
+    **params             algorithm parameters (see ``ALGORITHMS[name].params``)
+    """
+    alg = registry.get(algorithm, "bai")
+    arms = check_arms(arms)
+    theta = check_theta(theta, arms.shape[1])
+    means = arms @ theta
+    lo, hi = reward_bounds(means, reward, reward_width)
+    budget = check_budget(budget)
+    epsilon = check_epsilon(epsilon, alg.private)
+    if not alg.private:
+        epsilon = None  # non-private algorithms ignore epsilon; one simulation serves every epsilon
+    runs, seed = check_runs(runs), check_seed(seed)
+    if isinstance(first_run, bool) or not float(first_run).is_integer() or int(first_run) < 0:
+        raise ValueError(f"first_run must be a non-negative integer, got {first_run!r}")
+    resolved = alg.resolve(params)
+    key = config_key(
+        {
+            "algorithm": alg.name, "arms": arms, "theta": theta, "budget": budget, "epsilon": epsilon,
+            "reward": reward, "reward_width": reward_width, "params": resolved,
+        }
+    )
+    run_ids = np.arange(int(first_run), int(first_run) + runs)
+    rngs = (run_generator(seed, key, i) for i in run_ids)
+    recommended = alg.run(
+        arms, budget, epsilon, rngs, resolved, lambda rng: UniformTable(lo, hi, budget, rng)
+    )
+    best = int(np.argmax(means))
+    meta = {
+        "algorithm": alg.name, "arms": arms.tolist(), "theta": theta.tolist(), "means": means.tolist(),
+        "best_arm": best, "budget": budget, "epsilon": epsilon, "reward": reward,
+        "reward_width": reward_width, "params": resolved, "seed": seed, "config_key": key,
+        "run_ids": run_ids.tolist(), "engine": "fast", "versions": versions(),
+    }
+    return BaiResult(recommended, recommended == best, meta)
+
+
+def run_on_table(algorithm, arms, table, epsilon, rng, **params) -> int:
+    """Recommended arm of one run on the reward table ``table`` (float[K, T], entries in [0, 1]).
+
+    ``table[i, j]`` is the reward of the j-th pull of arm i (Definition 2.1); the budget is T.
+    ``table`` may be a ``RewardTable`` to inspect its ``reads`` afterwards. ``rng`` supplies the
+    policy's own randomness (noise and tie-breaks).
+    """
+    alg = registry.get(algorithm, "bai")
+    arms = check_arms(arms)
+    source = table if isinstance(table, RewardTable) else RewardTable(table)
+    if source.pulled:
+        raise ValueError("table has already been read; pass a fresh RewardTable")
+    if source.x.shape[0] != arms.shape[0]:
+        raise ValueError(f"table has {source.x.shape[0]} rows but arms has K={arms.shape[0]}")
+    budget = source.budget
+    epsilon = check_epsilon(epsilon, alg.private)
+    if not alg.private:
+        epsilon = None  # non-private algorithms ignore epsilon; one simulation serves every epsilon
+    resolved = alg.resolve(params)
+    return int(alg.run(arms, budget, epsilon, [rng], resolved, lambda _: source)[0])

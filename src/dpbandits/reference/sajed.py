@@ -1,0 +1,92 @@
+"""Reference twins of DP-SE (Sajed & Sheffet 2019 Algorithm 3) and DP-UCB (Sajed 2019 thesis Algorithm 6).
+
+Literal per-step forms: DP-SE pulls one arm at a time round-robin over S in ascending order with
+running means, runs ``while r < R_e`` and releases Lap(1/(eps r)) noisy means at each epoch's end;
+DP-UCB keeps one literal alpha / alpha-hat binary tree per arm (``mechanisms.BinaryTreeCounter``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..bandits._kernels import resolve_beta
+from ..bandits.dp_ucb import gamma_bonus
+from ..mechanisms import BinaryTreeCounter, tree_levels
+from ._policy import argmax_ties, policy
+
+
+@policy("dp_se")
+class DPSE:
+    """Algorithm 3 (P:773-832); the horizon stops it mid-epoch without an elimination (spec A7)."""
+
+    def __init__(self, k, horizon, epsilon, rng, params):
+        self.eps, self.rng, self.horizon = epsilon, rng, horizon
+        self.beta = resolve_beta(params["beta"], horizon)
+        self.by_real = params["noise_scale_uses"] == "R_e"
+        self.S = list(range(k))
+        self.t = 0
+        self.epoch = 0
+        self.new_epoch()
+
+    def new_epoch(self):
+        self.epoch += 1
+        e, m, beta = self.epoch, len(self.S), self.beta
+        delta = 2.0**-e
+        self.R = max(32 * math.log(8 * m * e**2 / beta) / delta**2,
+                     8 * math.log(4 * m * e**2 / beta) / (self.eps * delta)) + 1
+        self.mean = dict.fromkeys(self.S, 0.0)
+        self.r, self.pos = 1, 0  # first pass of "while r < R_e: r <- r + 1" (R_e > 1)
+
+    def select(self, t):
+        return self.S[self.pos]
+
+    def update(self, a, reward):
+        self.t += 1
+        if len(self.S) == 1:
+            return
+        self.mean[a] += (reward - self.mean[a]) / self.r
+        self.pos += 1
+        if self.pos < len(self.S):
+            return
+        self.pos = 0
+        if self.r < self.R:
+            self.r += 1
+        elif self.t < self.horizon:
+            self.eliminate()
+
+    def eliminate(self):
+        e, m, beta, eps, big_r = self.epoch, len(self.S), self.beta, self.eps, self.R
+        h = math.sqrt(math.log(8 * m * e**2 / beta) / (2 * big_r))
+        c = math.log(4 * m * e**2 / beta) / (big_r * eps)
+        scale = 1.0 / (eps * (big_r if self.by_real else self.r))
+        noisy = {i: self.mean[i] + self.rng.laplace(0.0, scale) for i in self.S}
+        top = max(noisy.values())
+        self.S = [j for j in self.S if not top - noisy[j] > 2 * h + 2 * c]
+        if len(self.S) > 1:
+            self.new_epoch()
+
+
+@policy("dp_ucb")
+class DPUCB:
+    """Thesis Algorithm 6 (Th:584) over Algorithm 5 trees (Th:570): one tree per arm, indexed by n_i."""
+
+    def __init__(self, k, horizon, epsilon, rng, params):
+        self.k = k
+        levels = tree_levels(horizon)
+        self.trees = [BinaryTreeCounter(levels / epsilon, rng, levels) for _ in range(k)]
+        self.gamma = gamma_bonus(k, horizon, epsilon, resolve_beta(params["beta"], horizon),
+                                 params["gamma_log"], params["gamma_denominator"])
+        self.n = [0] * k
+        self.released = [0.0] * k
+        self.rng = rng
+
+    def select(self, t):
+        if t <= self.k:
+            return t - 1
+        values = [self.released[i] / n + math.sqrt(2 * math.log(t) / n) + self.gamma / n
+                  for i, n in enumerate(self.n)]
+        return argmax_ties(values, self.rng, random_ties=False)
+
+    def update(self, a, reward):
+        self.n[a] += 1
+        self.released[a] = self.trees[a].insert(reward)

@@ -1,0 +1,284 @@
+"""DP-UCB (Mishra-Thakurta tree UCB as in Sajed 2019 thesis Algorithm 6): Gamma, tree noise process,
+exact random draws, reduction to UCB, pull-for-pull agreement with the reference, distributions."""
+
+import math
+
+import numpy as np
+import pytest
+from _stats import same_counts, same_distribution
+from scipy import stats
+
+import dpbandits
+from dpbandits import ALGORITHMS, reference
+from dpbandits.bandits.dp_ucb import (
+    BLOCK,
+    SERIES_FROM,
+    critical_chunks,
+    dp_ucb_kernel,
+    dp_ucb_on_draws,
+    fill_draws,
+    fill_sqrt_log,
+    gamma_bonus,
+    node_scale,
+    tree_noise_step,
+)
+from dpbandits.bandits.ucb import ucb_kernel
+from dpbandits.mechanisms import BinaryTreeCounter, tree_levels, tree_noise_insert
+from dpbandits.seeding import run_generator
+
+T_PAPER = 5 * 10**7
+
+
+# --------------------------------------------------------------------------- registry, Gamma, scales
+
+
+def test_registered():
+    alg = ALGORITHMS["dp_ucb"]
+    assert (alg.label, alg.kind, alg.private, alg.needs_horizon) == ("DP-UCB (tree)", "regret", True, True)
+    assert alg.resolve({}) == {"beta": None, "gamma_log": "e", "gamma_denominator": "eps"}
+    assert "[RECON]" in alg.params["gamma_log"].doc and "[RECON]" in alg.params["gamma_denominator"].doc
+
+
+@pytest.mark.parametrize("k, ln_value, log2_value", [
+    (3, 12391.1, 25790), (5, 12551.6, 26125), (10, 12769.5, 26578), (20, 12987.3, 27031),
+])
+def test_gamma_spec_table(k, ln_value, log2_value):
+    # spec §1.3: Gamma * eps for T = 5e7, beta = 1/T (A8: "/2" read as "/eps")
+    for eps in (0.1, 1.0):
+        assert gamma_bonus(k, T_PAPER, eps, 1 / T_PAPER) * eps == pytest.approx(ln_value, abs=0.06)
+        assert gamma_bonus(k, T_PAPER, eps, 1 / T_PAPER, "2") * eps == pytest.approx(log2_value, abs=0.6)
+    ln_t = math.log(T_PAPER)
+    assert gamma_bonus(k, T_PAPER, 0.5, 1e-3) == pytest.approx(
+        ln_t**2 * math.log(k * T_PAPER * ln_t / 1e-3) / 0.5, rel=1e-14)
+    # the literal "/2" of Th:584 (documentation only)
+    assert gamma_bonus(k, T_PAPER, 0.1, 1 / T_PAPER, "e", "2") == pytest.approx(ln_value / 2, abs=0.03)
+
+
+def test_node_scale():
+    assert tree_levels(T_PAPER) == 27
+    for eps in (0.1, 0.25, 0.5, 1.0):
+        assert node_scale(T_PAPER, eps) == pytest.approx(27 / eps, rel=1e-15)
+    assert node_scale(1024, 1.0) == 11 and node_scale(1025, 1.0) == 12  # ceil(log2 T) + 1
+
+
+# --------------------------------------------------------------------------- tree noise process
+
+
+class ScriptedLaplace:
+    """Generator stand-in whose ``laplace`` returns the next scripted value."""
+
+    def __init__(self, values):
+        self.values = iter(values)
+
+    def laplace(self, loc=0.0, scale=1.0):
+        return loc + next(self.values)
+
+
+def incremental_release_noise(etas):
+    levels = np.zeros(65)
+    base = 0.0
+    out = []
+    for m, eta in enumerate(etas, start=1):
+        base = tree_noise_step(levels, base, m, eta)
+        out.append(levels[(m & -m).bit_length() - 1])
+    return np.array(out)
+
+
+def test_tree_noise_matches_literal_counter_and_dyadic_nodes():
+    n = 1500
+    etas = np.random.default_rng(8).laplace(0.0, 3.0, n)
+    levels = tree_levels(n)
+    literal = BinaryTreeCounter(1.0, ScriptedLaplace(etas), levels)
+    lit = np.array([literal.insert(0.0) for _ in range(n)])  # zero stream: release = noise
+    inc = incremental_release_noise(etas)
+    assert inc == pytest.approx(lit, rel=1e-12, abs=1e-12)
+    # node (j, q) covers items (q-1) 2^j + 1 .. q 2^j and gets the draw of insertion q 2^j
+    ctz = [(m & -m).bit_length() - 1 for m in range(n + 1)]
+    node = {(ctz[m], m >> ctz[m]): etas[m - 1] for m in range(1, n + 1)}
+    for m in range(1, n + 1):
+        bits = [j for j in range(levels) if (m >> j) & 1]
+        assert len(bits) == bin(m).count("1")
+        assert inc[m - 1] == pytest.approx(sum(node[(j, m >> j)] for j in bits), rel=1e-12, abs=1e-12)
+    # every item lies in at most L completed nodes
+    for item in (1, 2, 3, 64, 777, n):
+        covering = [(j, q) for (j, q) in node if (q - 1) * 2**j < item <= q * 2**j]
+        assert 1 <= len(covering) <= levels
+
+
+def test_tree_noise_matches_mechanisms_incremental_counter():
+    n, scale = 1000, 2.5
+    etas = np.random.default_rng(9).laplace(0.0, scale, n)
+    rng = np.random.default_rng(9)
+    nodes, z, ref = np.zeros(64), 0.0, []
+    for m in range(1, n + 1):
+        z = tree_noise_insert(nodes, z, m, scale, rng)
+        ref.append(z)
+    assert incremental_release_noise(etas) == pytest.approx(np.array(ref), rel=1e-12, abs=1e-12)
+
+
+# --------------------------------------------------------------------------- random draws and sqrt(2 ln t)
+
+
+@pytest.mark.parametrize("t0", [1, 1000, SERIES_FROM - 5, SERIES_FROM, 10**6 + 7, T_PAPER - BLOCK])
+def test_sqrt_log_within_an_ulp(t0):
+    g = np.empty(BLOCK)
+    fill_sqrt_log(g, t0)
+    exact = np.array([math.sqrt(2 * math.log(t0 + j)) for j in range(BLOCK)])
+    if t0 < SERIES_FROM:
+        assert (g == exact).all()
+    else:
+        assert np.abs(g - exact).max() <= 1.1 * np.spacing(exact).max()
+
+
+def draw_blocks(means, scale, blocks, seed):
+    rng = np.random.default_rng(seed)
+    crit = critical_chunks(np.asarray(means, dtype=float))
+    u, eta = np.empty(BLOCK * blocks), np.empty(BLOCK * blocks)
+    for b in range(blocks):
+        fill_draws(rng, crit, scale, u[b * BLOCK:(b + 1) * BLOCK], eta[b * BLOCK:(b + 1) * BLOCK])
+    return u, eta
+
+
+def test_draws_give_exact_bernoulli_and_laplace():
+    # a mean whose 16-bit chunk is critical (decided by the refining uniform), and common ones
+    p_crit = (40000 + 0.37) / 65536
+    means = [0.75, 0.7, 0.3, p_crit]
+    u, eta = draw_blocks(means, 2.0, 1000, seed=10)
+    n = u.size
+    for p in means:
+        z = ((u < p).sum() - n * p) / math.sqrt(n * p * (1 - p))
+        assert abs(z) < 4.5
+    chunk = np.floor(u * 65536)
+    crit = chunk == 40000
+    assert crit.sum() > 0
+    off = ~np.isin(chunk, [np.floor(p * 65536) for p in means])
+    assert (u[off] * 65536 - chunk[off] == 0.5).all()  # undecided chunks only are refined
+    assert ((u[crit] >= 40000 / 65536) & (u[crit] < 40001 / 65536)).all()
+    assert stats.kstest(eta, stats.laplace(scale=2.0).cdf).pvalue > 1e-3
+    assert abs((eta > 0).mean() - 0.5) < 4.5 * 0.5 / math.sqrt(n)
+
+
+def test_refined_chunk_is_uniform_inside():
+    # conditional on the critical chunk, P(u < p) = frac(p 2^16): checked on many refinements
+    p = (123 + 0.25) / 65536
+    u, _ = draw_blocks([p], 1.0, 6000, seed=11)
+    inside = u[np.floor(u * 65536) == 123]
+    assert inside.size > 20
+    frac = ((inside < p).sum() - 0.25 * inside.size) / math.sqrt(0.25 * 0.75 * inside.size)
+    assert abs(frac) < 4.5
+
+
+# --------------------------------------------------------------------------- exact reductions
+
+
+def reference_order_draws(rng, horizon, scale):
+    """Per-step draws in the reference runner's order: reward uniform, then the node's Laplace."""
+    u, eta = np.empty(horizon), np.empty(horizon)
+    for t in range(horizon):
+        u[t] = rng.random()
+        eta[t] = rng.laplace(0.0, scale)
+    return u, eta
+
+
+@pytest.mark.parametrize("means", [[0.9, 0.6], [0.5, 0.5, 0.4], [0.75] + [0.7] * 8])
+def test_gamma_zero_without_noise_is_ucb(means):
+    means = np.asarray(means)
+    horizon = 3000
+    ckpts = np.arange(1, horizon + 1)
+    u = np.random.default_rng(12).random(horizon)
+    out, pulls, total = dp_ucb_on_draws(means, 0.0, u, np.zeros(horizon), ckpts)
+    ref_out, ref_pulls, ref_total = ucb_kernel(means, horizon, ckpts, np.random.default_rng(12), False)
+    assert (pulls == ref_pulls).all() and total == ref_total
+    assert (out == ref_out).all()
+
+
+@pytest.mark.parametrize("means, eps, params", [
+    ([0.75, 0.7, 0.7], 1.0, {}),
+    ([0.75, 0.625, 0.5, 0.375, 0.25], 0.25, {"gamma_log": "2"}),
+    ([0.9, 0.8, 0.7, 0.6, 0.5, 0.5, 0.5, 0.4, 0.3], 0.5, {"beta": 0.01, "gamma_denominator": "2"}),
+])
+def test_pull_for_pull_agreement_with_reference(means, eps, params):
+    # the step loop on the reference runner's draws reproduces the literal alpha / alpha-hat trees
+    horizon, runs = 1500, 3
+    means = np.asarray(means)
+    ckpts = np.arange(1, horizon + 1)
+    ref = reference.simulate("dp_ucb", means, horizon, eps, runs, seed=13, checkpoints=ckpts, **params)
+    resolved = ALGORITHMS["dp_ucb"].resolve(params)
+    beta = 1 / horizon if resolved["beta"] is None else resolved["beta"]
+    gamma = gamma_bonus(means.size, horizon, eps, beta, resolved["gamma_log"], resolved["gamma_denominator"])
+    for i in range(runs):
+        rng = run_generator(13, ref.meta["config_key"], i)
+        u, eta = reference_order_draws(rng, horizon, node_scale(horizon, eps))
+        out, pulls, total = dp_ucb_on_draws(means, gamma, u, eta, ref.checkpoints)
+        assert (pulls == ref.pulls[i]).all() and total == ref.reward_sum[i]
+        np.testing.assert_allclose(out, ref.regret[i], rtol=1e-12)
+
+
+def test_trajectory_does_not_depend_on_checkpoints():
+    means, horizon = np.array([0.75, 0.7, 0.7, 0.7, 0.7]), 5000
+    few = dpbandits.simulate("dp_ucb", means, horizon, 0.5, 2, seed=14, checkpoints=[777, horizon])
+    ckpts = np.arange(1, horizon + 1)
+    every = dpbandits.simulate("dp_ucb", means, horizon, 0.5, 2, seed=14, checkpoints=ckpts)
+    assert (few.pulls == every.pulls).all() and (few.reward_sum == every.reward_sum).all()
+    assert (few.regret == every.regret[:, [776, horizon - 1]]).all()
+    assert (np.diff(every.regret, axis=1) >= 0).all()
+
+
+# --------------------------------------------------------------------------- distributions
+
+
+def test_block_draws_match_plain_draws_in_distribution():
+    # Gamma = 0 and Lap(2) node noise: decisions react to rewards and noise, so the test has power
+    means, horizon, runs, scale = np.array([0.6, 0.5, 0.45]), 2000, 400, 2.0
+    ckpts = np.array([horizon])
+    fast = [dp_ucb_kernel(means, horizon, 0.0, scale, ckpts, np.random.default_rng([15, i]))
+            for i in range(runs)]
+    ordered = []
+    for i in range(runs):  # plain numpy draws: uniforms and Lap(scale) node noises
+        rng = np.random.default_rng([16, i])
+        u, eta = rng.random(horizon), rng.laplace(0.0, scale, horizon)
+        ordered.append(dp_ucb_on_draws(means, 0.0, u, eta, ckpts))
+    for j in (0, 2):  # final regret, reward sum
+        x = np.array([r[j] for r in fast]).ravel()
+        y = np.array([r[j] for r in ordered]).ravel()
+        assert same_distribution(np.round(x, 9), np.round(y, 9))
+    assert same_counts(np.array([r[1] for r in fast]), np.array([r[1] for r in ordered]))
+    assert np.std([r[1][0] for r in fast]) > 50  # pulls vary a lot between runs
+
+
+def test_fast_matches_reference_in_distribution():
+    means, horizon, eps, runs = [0.75, 0.6, 0.5], 1200, 1.0, 120
+    fast = dpbandits.simulate("dp_ucb", means, horizon, eps, runs, seed=17)
+    ref = reference.simulate("dp_ucb", means, horizon, eps, runs, seed=18)
+    assert same_distribution(np.round(fast.regret[:, -1], 9), np.round(ref.regret[:, -1], 9))
+    assert same_counts(fast.pulls, ref.pulls)
+    assert same_distribution(fast.reward_sum, ref.reward_sum)
+
+
+def test_reward_sum_matches_pulls():
+    means = np.array([0.75, 0.7, 0.7, 0.7, 0.7])
+    res = dpbandits.simulate("dp_ucb", means, 20000, 0.5, 10, seed=19)
+    assert (res.pulls.sum(axis=1) == 20000).all()
+    sd = math.sqrt((res.pulls @ (means * (1 - means))).sum())
+    z = (res.reward_sum.sum() - (res.pulls @ means).sum()) / sd
+    assert abs(z) < 4.5
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("beta", [0.0, 1.0, 2.0, -1.0, "1/T", False])
+def test_bad_beta(beta):
+    with pytest.raises(ValueError, match="beta"):
+        dpbandits.simulate("dp_ucb", [0.6, 0.4], 100, 1.0, 1, 0, beta=beta)
+
+
+def test_bad_params():
+    with pytest.raises(ValueError, match="gamma_log"):
+        dpbandits.simulate("dp_ucb", [0.6, 0.4], 100, 1.0, 1, 0, gamma_log="10")
+    with pytest.raises(ValueError, match="gamma_log"):
+        gamma_bonus(2, 100, 1.0, 0.1, "10")
+    with pytest.raises(ValueError, match="gamma_denominator"):
+        dpbandits.simulate("dp_ucb", [0.6, 0.4], 100, 1.0, 1, 0, gamma_denominator="eps/K")
+    with pytest.raises(ValueError, match="epsilon"):
+        dpbandits.simulate("dp_ucb", [0.6, 0.4], 100, -1.0, 1, 0)
