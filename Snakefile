@@ -8,6 +8,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/notebooks.smk"
+include: "workflow/rules/checks.smk"
 
 
 onstart:
@@ -17,4 +18,5 @@ onstart:
 rule all:
     default_target: True
     input:
-        [paper_targets(p) for p in PAPERS],
+        [paper_targets(p) for p in PAPERS if p in config["targets"]],
+        [f"{RESULTS}/claims.md", f"{RESULTS}/audit/audit.md"],

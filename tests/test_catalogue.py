@@ -42,9 +42,14 @@ def test_tossou_catalogue(config):
     fig = figures["tossou2016"]["fig2a"]
     assert fig.runs == 100
     spec = sims[fig.panels[0].curves[0].cid]
-    assert spec.horizon == 100_000 and spec.algorithm == "ucb" and spec.epsilon is None
+    assert spec.horizon == 100_000 and spec.algorithm == "ucb" and spec.epsilons == (None,)
     # UCB does not depend on epsilon: the same simulation serves panels (a) and (b)
     assert fig.panels[0].curves[0].cid == figures["tossou2016"]["fig2b"].panels[0].curves[0].cid
+    # a private algorithm's configuration holds every epsilon the figures ask for
+    int_a = fig.panels[0].curves[1]
+    assert int_a.algorithm == "dp_ucb_int" and int_a.epsilon == 1.0
+    assert sims[int_a.cid].epsilons == (0.1, 1.0)
+    assert int_a.cid == figures["tossou2016"]["fig2b"].panels[0].curves[1].cid
 
 
 def test_smoke_scale_caps(config):

@@ -1,16 +1,20 @@
 """Figure catalogue: expand the config's figure descriptions into simulation jobs.
 
 A *figure* has panels; a panel has curves; a curve is one (algorithm, parameters, epsilon) on the
-panel's instance. Each curve needs one *simulation configuration* (``SimSpec``), identified by a
+panel's instance. Curves are served by *simulation configurations* (``SimSpec``), identified by a
 content hash ``cid`` so identical configurations used by several figures are simulated once. A
-configuration's runs are split into chunks (``chunk_runs``), one Snakemake job each.
+regret configuration holds every epsilon that any figure asks of one (algorithm, instance, horizon,
+parameters): one job per configuration amortises process start-up over the epsilons, and each
+epsilon's runs are seeded exactly as ``dpbandits.simulate`` seeds them alone. A configuration's runs
+are split into chunks (``chunk_runs``), one Snakemake job each. A BAI configuration is one curve: an
+algorithm's sweep over budgets, epsilons or ratios.
 
 Everything here is pure Python (no Snakemake) so it is unit-tested and usable from notebooks.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import registry
 from .instances import instance_label, means_for
@@ -30,17 +34,22 @@ class SimSpec:
     algorithm: str
     instance: dict
     horizon: int  # regret: horizon T; bai: budget
-    epsilon: float | None
+    epsilons: tuple  # regret: every epsilon simulated (None for non-private); bai: the fixed epsilon
     params: dict
     seed: int
     checkpoints: int  # regret only: number of checkpoints (0 for bai)
+    sweep: dict | None = None  # bai only: {"x": "budget"|"epsilon"|"ratio", "values": [...]}
+    runs: int = 0  # most runs any figure reads (not part of the identity: runs are chunked separately)
 
     def as_dict(self) -> dict:
-        return {
+        d = {
             "kind": self.kind, "algorithm": self.algorithm, "instance": self.instance,
-            "horizon": self.horizon, "epsilon": self.epsilon, "params": self.params,
+            "horizon": self.horizon, "epsilons": list(self.epsilons), "params": self.params,
             "seed": self.seed, "checkpoints": self.checkpoints,
         }
+        if self.sweep is not None:
+            d["sweep"] = self.sweep
+        return d
 
     @property
     def cid(self) -> str:
@@ -54,7 +63,7 @@ class Curve:
     epsilon: float | None
     cid: str
     variant: str = ""
-    x: float | None = None  # bai figures: the swept value (budget, epsilon or ratio) of this point
+    x: list | None = None  # bai figures: the swept values (budgets, epsilons or ratios) of the curve
 
 
 @dataclass
@@ -64,6 +73,7 @@ class Panel:
     curves: list[Curve] = field(default_factory=list)
     x: str | None = None  # bai figures: what the x-axis sweeps ("budget", "epsilon" or "ratio")
     xscale: str = "linear"
+    horizon: int | None = None  # regret horizon T, or the fixed BAI budget
 
 
 @dataclass
@@ -73,6 +83,7 @@ class Figure:
     spec: dict
     runs: int
     panels: list[Panel] = field(default_factory=list)
+    theory: bool = False  # draw the specs' regret bounds as dashed overlays
 
 
 def chunks(runs: int, size: int) -> list[tuple[int, int]]:
@@ -133,6 +144,7 @@ def expand(config: dict) -> tuple[dict[str, SimSpec], dict[str, dict[str, Figure
     Raises ``ConfigError`` naming the key of the first invalid entry.
     """
     sims: dict[str, SimSpec] = {}
+    groups: dict[str, tuple[SimSpec, set]] = {}  # regret: key without epsilon -> (spec, epsilons)
     figures: dict[str, dict[str, Figure]] = {}
     scale = config.get("scale", {})
     seed = int(config["seed"])
@@ -143,6 +155,9 @@ def expand(config: dict) -> tuple[dict[str, SimSpec], dict[str, dict[str, Figure
     papers = config.get("papers", {})
     if not papers:
         raise ConfigError("papers: the figure catalogue is empty")
+    for i, target in enumerate(config.get("targets", [])):
+        if target not in papers:
+            raise ConfigError(f"targets[{i}]: {target!r} is not a paper; allowed: {sorted(papers)}")
     for paper, pspec in papers.items():
         figures[paper] = {}
         if not pspec.get("figures"):
@@ -151,14 +166,27 @@ def expand(config: dict) -> tuple[dict[str, SimSpec], dict[str, dict[str, Figure
             fkey = f"papers.{paper}.figures.{fname}"
             kind = fspec.get("kind", "regret")
             runs = _scaled(int(fspec["runs"]), scale.get("max_runs"))
-            fig = Figure(paper, fname, fspec, runs)
+            fig = Figure(paper, fname, fspec, runs, theory=bool(fspec.get("theory", config.get("theory_overlays"))))
             if not fspec.get("panels"):
                 raise ConfigError(f"{fkey}.panels: no panels listed")
             for i, panel_spec in enumerate(fspec["panels"]):
                 pkey = f"{fkey}.panels[{i}]"
-                panel = _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims)
+                panel = _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, groups)
                 fig.panels.append(panel)
             figures[paper][fname] = fig
+    cids = {}
+    for key, (spec, eps) in groups.items():
+        spec = replace(spec, epsilons=tuple(sorted(eps, key=lambda e: -1.0 if e is None else e)))
+        sims[spec.cid] = spec
+        cids[key] = spec.cid
+    for figs in figures.values():
+        for fig in figs.values():
+            for panel in fig.panels:
+                for curve in panel.curves:
+                    curve.cid = cids.get(curve.cid, curve.cid)
+                    spec = sims[curve.cid]
+                    if fig.runs > spec.runs:
+                        sims[curve.cid] = replace(spec, runs=fig.runs)
     return sims, figures
 
 
@@ -166,7 +194,7 @@ def _get(key, panel_spec, fspec, default=None):
     return panel_spec.get(key, fspec.get(key, default))
 
 
-def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims) -> Panel:
+def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, groups) -> Panel:
     instance = _get("instance", panel_spec, fspec)
     if instance is None:
         raise ConfigError(f"{pkey}.instance: missing")
@@ -187,7 +215,7 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims) -> 
     curves_spec = panel_spec.get("curves", fspec.get("curves"))
     if not curves_spec:
         raise ConfigError(f"{pkey}.curves: empty")
-    panel = Panel(panel_spec.get("title", ""), instance)
+    panel = Panel(panel_spec.get("title", ""), instance, horizon=horizon)
     for j, entry in enumerate(curves_spec):
         ckey = f"{pkey}.curves[{j}]"
         name, overrides, variant, label = _curve_entries(entry, ckey)
@@ -196,13 +224,14 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims) -> 
             raise ConfigError(f"{ckey}.algorithm: {name} is a {alg.kind} algorithm in a {kind} figure")
         params = algorithm_params(config, name, overrides, ckey)
         eps_list = [None] if not alg.private else [_epsilon(e, f"{pkey}.epsilons") for e in epsilons]
+        base = SimSpec(kind, name, dict(instance), horizon, (), params, seed, n_ckpt)
+        key = base.cid  # group key: the configuration without its epsilons
+        groups.setdefault(key, (base, set()))[1].update(eps_list)
         for eps in eps_list:
-            spec = SimSpec(kind, name, dict(instance), horizon, eps, params, seed, n_ckpt)
-            sims[spec.cid] = spec
             text = label or alg.label + (f" {variant}" if variant else "")
             if eps is not None and (len(eps_list) > 1 or fspec.get("label_epsilon", True)):
                 text += f" (ε={eps:g})"
-            panel.curves.append(Curve(text, name, eps, spec.cid, variant))
+            panel.curves.append(Curve(text, name, eps, key, variant))  # cid set by expand()
     return panel
 
 
@@ -210,7 +239,11 @@ SWEEPS = ("budget", "epsilon", "ratio")
 
 
 def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims) -> Panel:
-    """A best-arm-identification panel: success rate of each curve at each swept value."""
+    """A best-arm-identification panel: each curve is one simulation configuration sweeping ``x``.
+
+    Every point of the sweep is seeded as if simulated alone (its own configuration hash), so points
+    shared between figures agree.
+    """
     from .bai.instances import instance_for
 
     x, values = _get("x", panel_spec, fspec), _get("values", panel_spec, fspec)
@@ -223,6 +256,20 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims) -> Panel:
         raise ConfigError(f"{pkey}.epsilons: a {x} sweep takes exactly one epsilon")
     panel = Panel(panel_spec.get("title", ""), _get("instance", panel_spec, fspec), x=x,
                   xscale=_get("xscale", panel_spec, fspec, "linear"))
+    budget = _get("budget", panel_spec, fspec)
+    panel.horizon = None if x == "budget" else budget
+    if x == "budget":
+        values = [_scaled(int(v), scale.get("max_budget")) for v in values]
+    elif budget is None:
+        raise ConfigError(f"{pkey}.budget: missing")
+    else:
+        budget = panel.horizon = _scaled(int(budget), scale.get("max_budget"))
+    for v in values:
+        instance = dict(panel.instance, ratio=v) if x == "ratio" else panel.instance
+        try:
+            instance_for(instance)
+        except ValueError as err:
+            raise ConfigError(f"{pkey}.instance: {err}") from None
     for j, entry in enumerate(_get("curves", panel_spec, fspec) or []):
         ckey = f"{pkey}.curves[{j}]"
         name, overrides, variant, label = _curve_entries(entry, ckey)
@@ -230,32 +277,28 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims) -> Panel:
         if alg.kind != "bai":
             raise ConfigError(f"{ckey}.algorithm: {name} is a {alg.kind} algorithm in a bai figure")
         params = algorithm_params(config, name, overrides, ckey)
-        for v in values:
-            instance, budget, eps = dict(panel.instance), _get("budget", panel_spec, fspec), eps_list[0]
-            if x == "budget":
-                budget = v
-            elif x == "epsilon":
-                eps = v
-            else:
-                instance["ratio"] = v
-            budget = _scaled(int(budget or 0), scale.get("max_budget"))
-            try:
-                instance_for(instance)
-            except ValueError as err:
-                raise ConfigError(f"{pkey}.instance: {err}") from None
-            eps = _epsilon(eps, f"{pkey}.{'values' if x == 'epsilon' else 'epsilons'}") if alg.private else None
-            spec = SimSpec("bai", name, instance, budget, eps, params, seed, 0)
-            sims[spec.cid] = spec
-            text = label or alg.label + (f" {variant}" if variant else "")
-            panel.curves.append(Curve(text, name, eps, spec.cid, variant, x=budget if x == "budget" else v))
+        if x == "epsilon":
+            vals = [_epsilon(v, f"{pkey}.values") for v in values]
+            eps = None
+        else:
+            vals = list(values)
+            eps = _epsilon(eps_list[0], f"{pkey}.epsilons") if alg.private else None
+        spec = SimSpec("bai", name, dict(panel.instance), budget or 0, (eps,), params, seed, 0,
+                       sweep={"x": x, "values": vals})
+        sims[spec.cid] = spec
+        text = label or alg.label + (f" {variant}" if variant else "")
+        panel.curves.append(Curve(text, name, eps, spec.cid, variant, x=vals))
     if not panel.curves:
         raise ConfigError(f"{pkey}.curves: empty")
     return panel
 
 
-def sim_files(results: str, spec: SimSpec, runs: int, chunk_runs: int) -> list[str]:
-    """Chunk result paths of ``runs`` runs of ``spec``."""
-    return [f"{results}/sims/{spec.algorithm}/{spec.cid}/runs{a}-{b}.npz" for a, b in chunks(runs, chunk_runs)]
+def sim_files(results: str, spec: SimSpec, chunk_runs: int) -> list[str]:
+    """Chunk result paths of ``spec``: its ``runs`` (the most any figure reads) in chunks of ``chunk_runs``.
+
+    A figure needing fewer runs reads the same chunks and keeps its first runs, so figures share files.
+    """
+    return [f"{results}/sims/{spec.algorithm}/{spec.cid}/runs{a}-{b}.npz" for a, b in chunks(spec.runs, chunk_runs)]
 
 
 def chunk_size(config: dict, algorithm: str) -> int:
@@ -271,7 +314,7 @@ def figure_inputs(config: dict, sims: dict, fig: Figure) -> list[str]:
     for panel in fig.panels:
         for curve in panel.curves:
             spec = sims[curve.cid]
-            for path in sim_files(results, spec, fig.runs, chunk_size(config, spec.algorithm)):
+            for path in sim_files(results, spec, chunk_size(config, spec.algorithm)):
                 if path not in out:
                     out.append(path)
     return out
@@ -280,5 +323,9 @@ def figure_inputs(config: dict, sims: dict, fig: Figure) -> list[str]:
 def describe(fig: Figure) -> str:
     """One-line description of a figure's settings for captions."""
     eps = sorted({c.epsilon for p in fig.panels for c in p.curves if c.epsilon is not None})
+    eps = eps + [f"swept ({min(c.x):g}-{max(c.x):g})" for p in fig.panels if p.x == "epsilon" for c in p.curves[:1]]
     insts = sorted({instance_label(p.instance) for p in fig.panels})
-    return f"instances: {'; '.join(insts)}; epsilon in {eps}; runs={fig.runs}"
+    horizons = sorted({p.horizon for p in fig.panels if p.horizon})
+    word = "budget" if fig.spec.get("kind") == "bai" else "T"
+    t_text = f"; {word}={', '.join(f'{h:g}' for h in horizons)}" if horizons else ""
+    return f"instances: {'; '.join(insts)}; epsilon in {eps}{t_text}; runs={fig.runs}"

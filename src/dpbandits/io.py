@@ -37,27 +37,37 @@ def load_npz(path: str | os.PathLike) -> tuple[dict, dict[str, np.ndarray]]:
     return meta, arrays
 
 
-def save_result(path: str | os.PathLike, result: SimulationResult) -> None:
-    """Write a regret :class:`SimulationResult` chunk."""
+def save_group(path: str | os.PathLike, results: list[SimulationResult]) -> None:
+    """Write one regret chunk holding the same runs of a configuration at E epsilons.
+
+    Arrays: ``epsilons`` float64[E] (NaN = non-private), ``checkpoints`` int64[C], ``regret``
+    float64[E, R, C], ``pulls`` int64[E, R, K], ``reward_sum`` float64[E, R]; meta: one dict per epsilon.
+    """
+    eps = [np.nan if r.meta["epsilon"] is None else r.meta["epsilon"] for r in results]
     save_npz(
-        path, result.meta, checkpoints=result.checkpoints, regret=result.regret,
-        pulls=result.pulls, reward_sum=result.reward_sum,
+        path, {"results": [r.meta for r in results]}, epsilons=np.array(eps), checkpoints=results[0].checkpoints,
+        regret=np.stack([r.regret for r in results]), pulls=np.stack([r.pulls for r in results]),
+        reward_sum=np.stack([r.reward_sum for r in results]),
     )
 
 
-def load_results(paths) -> SimulationResult:
-    """Concatenate regret chunks of one configuration (in the order given) into one result."""
+def load_groups(paths) -> dict[float | None, SimulationResult]:
+    """Chunks of one configuration (concatenated in the order given), as {epsilon: result}."""
     metas, parts = zip(*(load_npz(p) for p in paths), strict=True)
     ckpts = parts[0]["checkpoints"]
     for p, part in zip(paths, parts, strict=True):
         if not np.array_equal(part["checkpoints"], ckpts):
             raise ValueError(f"{p}: checkpoints differ from {paths[0]}")
-    meta = dict(metas[0])
-    meta["run_ids"] = [i for m in metas for i in m["run_ids"]]
-    return SimulationResult(
-        ckpts,
-        np.concatenate([p["regret"] for p in parts]),
-        np.concatenate([p["pulls"] for p in parts]),
-        np.concatenate([p["reward_sum"] for p in parts]),
-        meta,
-    )
+    out = {}
+    for e, eps in enumerate(parts[0]["epsilons"]):
+        meta = dict(metas[0]["results"][e])
+        meta["run_ids"] = [i for m in metas for i in m["results"][e]["run_ids"]]
+        key = None if np.isnan(eps) else float(eps)
+        out[key] = SimulationResult(
+            ckpts,
+            np.concatenate([p["regret"][e] for p in parts]),
+            np.concatenate([p["pulls"][e] for p in parts]),
+            np.concatenate([p["reward_sum"][e] for p in parts]),
+            meta,
+        )
+    return out

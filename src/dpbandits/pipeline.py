@@ -13,7 +13,7 @@ import numpy as np
 from .catalogue import Figure
 from .checkpoints import default_checkpoints
 from .instances import means_for
-from .io import load_results, save_npz, save_result
+from .io import load_groups, save_group, save_npz
 from .simulate import simulate
 
 _CID = re.compile(r"/sims/[a-z0-9_]+/([0-9a-f]{12})/runs(\d+)-(\d+)\.npz$")
@@ -32,13 +32,16 @@ def run_chunk(spec: dict, start: int, stop: int, output: str) -> dict:
 
         info = run_bai_chunk(spec, start, stop, output)
     else:
-        res = simulate(
-            spec["algorithm"], means_for(spec["instance"]), spec["horizon"], spec["epsilon"],
-            stop - start, spec["seed"], checkpoints=default_checkpoints(spec["horizon"], spec["checkpoints"]),
-            first_run=start, **spec["params"],
-        )
-        save_result(output, res)
-        info = {"pulls": int(res.pulls.sum())}
+        results = [
+            simulate(
+                spec["algorithm"], means_for(spec["instance"]), spec["horizon"], eps, stop - start, spec["seed"],
+                checkpoints=default_checkpoints(spec["horizon"], spec["checkpoints"]), first_run=start,
+                **spec["params"],
+            )
+            for eps in spec["epsilons"]
+        ]
+        save_group(output, results)
+        info = {"pulls": int(sum(r.pulls.sum() for r in results))}
     info.update(seconds=time.perf_counter() - t0, peak_rss_mb=peak_rss_mb())
     if "pulls" in info:
         info["ns_per_pull"] = 1e9 * info["seconds"] / max(info["pulls"], 1)
@@ -57,11 +60,11 @@ def group_by_cid(paths) -> dict[str, list[str]]:
 
 
 def load_bai(paths) -> dict[str, np.ndarray]:
-    """Concatenated ``success`` and ``recommended`` arrays of BAI chunks (in the order given)."""
+    """``success`` and ``recommended`` arrays [V, R] of a BAI curve's chunks, runs concatenated in order."""
     from .io import load_npz
 
     parts = [load_npz(p)[1] for p in paths]
-    return {key: np.concatenate([part[key] for part in parts]) for key in ("success", "recommended")}
+    return {key: np.concatenate([part[key] for part in parts], axis=1) for key in ("success", "recommended")}
 
 
 def make_figure(fig: Figure, inputs, pdf: str, png: str, csv: str, runs_csv: str) -> None:
@@ -80,7 +83,7 @@ def make_figure(fig: Figure, inputs, pdf: str, png: str, csv: str, runs_csv: str
             runs_csv, index=False)
         mfig = plotting.success_figure(fig, table)
     else:
-        results = {cid: load_results(paths) for cid, paths in groups.items()}
+        results = {cid: load_groups(paths) for cid, paths in groups.items()}
         table = plotting.curve_table(fig, results)
         table.to_csv(csv, index=False)
         plotting.run_table(fig, results).to_csv(runs_csv, index=False)

@@ -14,20 +14,23 @@ import seaborn as sns  # noqa: E402
 
 from .catalogue import Figure, describe  # noqa: E402
 from .instances import instance_label  # noqa: E402
-from .simulate import SimulationResult  # noqa: E402
+from .theory import bound_for  # noqa: E402
 
 BANDS = {"sem": "±1 s.e. of the mean", "std": "±1 s.d. across runs", "minmax": "min–max over runs", "none": ""}
 
 
-def curve_table(fig: Figure, results: dict[str, SimulationResult]) -> pd.DataFrame:
+def curve_table(fig: Figure, results: dict[str, dict]) -> pd.DataFrame:
     """Tidy per-checkpoint summary: one row per (panel, curve, t) with mean, sem, std, min, max."""
     rows = []
     for p_idx, panel in enumerate(fig.panels):
         for curve in panel.curves:
-            res = results[curve.cid]
+            res = results[curve.cid][curve.epsilon]
             reg = res.regret[: fig.runs]
             n = reg.shape[0]
             sd = reg.std(axis=0, ddof=1) if n > 1 else np.zeros(reg.shape[1])
+            meta = res.meta
+            bound = bound_for(curve.algorithm, meta["means"], res.checkpoints, meta["epsilon"], meta["params"],
+                              meta["horizon"])
             rows.append(pd.DataFrame({
                 "paper": fig.paper, "figure": fig.name, "panel": p_idx, "panel_title": panel.title,
                 "instance": instance_label(panel.instance), "curve": curve.label,
@@ -35,16 +38,17 @@ def curve_table(fig: Figure, results: dict[str, SimulationResult]) -> pd.DataFra
                 "epsilon": np.nan if curve.epsilon is None else curve.epsilon,
                 "t": res.checkpoints, "mean": reg.mean(axis=0), "sem": sd / np.sqrt(n), "std": sd,
                 "min": reg.min(axis=0), "max": reg.max(axis=0), "runs": n,
+                "bound": np.nan if bound is None else bound,
             }))
     return pd.concat(rows, ignore_index=True)
 
 
-def run_table(fig: Figure, results: dict[str, SimulationResult]) -> pd.DataFrame:
+def run_table(fig: Figure, results: dict[str, dict]) -> pd.DataFrame:
     """Per-run final values: pseudo-regret, realised regret and pull counts at the horizon."""
     rows = []
     for p_idx, panel in enumerate(fig.panels):
         for curve in panel.curves:
-            res = results[curve.cid]
+            res = results[curve.cid][curve.epsilon]
             real = res.realised_regret
             for j in range(min(fig.runs, res.regret.shape[0])):
                 rows.append({
@@ -67,7 +71,8 @@ def caption(fig: Figure) -> str:
     band = BANDS[fig.spec.get("band", "sem")]
     text = fig.spec.get("caption", f"{fig.paper} {fig.name}")
     shade = f" Shaded: {band}." if band else ""
-    return f"{text} Mean cumulative pseudo-regret over runs.{shade} Settings: {describe(fig)}."
+    bounds = " Dotted: the specs' regret upper bounds (theory overlays)." if fig.theory else ""
+    return f"{text} Mean cumulative pseudo-regret over runs.{shade}{bounds} Settings: {describe(fig)}."
 
 
 def regret_figure(fig: Figure, table: pd.DataFrame):
@@ -87,8 +92,13 @@ def regret_figure(fig: Figure, table: pd.DataFrame):
             if band != "none":
                 lo, hi = (df["min"], df["max"]) if band == "minmax" else (m - df[band], m + df[band])
                 ax.fill_between(t, lo, hi, color=palette[label], alpha=0.18, lw=0)
+            if fig.theory and df["bound"].notna().all():
+                ax.plot(t, df["bound"], ":", color=palette[label], lw=1.0, label=f"bound: {label}")
         ax.set_xscale(fig.spec.get("xscale", "linear"))
         ax.set_yscale(fig.spec.get("yscale", "linear"))
+        top = (sub["max"] if band == "minmax" else sub["mean"] + sub["sem" if band == "none" else band]).max()
+        if fig.spec.get("yscale", "linear") == "linear" and np.isfinite(top) and top > 0:
+            ax.set_ylim(0, 1.15 * top)  # bounds may lie far above the data: clip them
         ax.set_title(panel.title or instance_label(panel.instance), fontsize=10)
         ax.set_xlabel("t")
         ax.set_ylabel("cumulative pseudo-regret")
@@ -96,38 +106,43 @@ def regret_figure(fig: Figure, table: pd.DataFrame):
         ax.legend(fontsize=7)
     for ax in list(axes.flat)[len(fig.panels):]:
         ax.set_visible(False)
-    lines = textwrap.wrap(caption(fig), int(21 * 4.6 * cols))
+    lines = textwrap.wrap(caption(fig), int(15 * 4.6 * cols))
     mfig.text(0.01, 0.005, "\n".join(lines), fontsize=7, va="bottom")
     mfig.tight_layout(rect=(0, (0.1 * len(lines) + 0.1) / mfig.get_figheight(), 1, 1))
     return mfig
 
 
 def success_table(fig: Figure, success: dict[str, np.ndarray]) -> pd.DataFrame:
-    """Tidy BAI summary: one row per (panel, curve, x) with successes, trials, rate and 95% Wilson CI."""
+    """Tidy BAI summary: one row per (panel, curve, x) with successes, trials, rate and 95% Wilson CI.
+
+    ``success[cid]`` is bool[V, R]: V swept values of the curve, R trials.
+    """
     from .bai import wilson_interval
 
     rows = []
     for p_idx, panel in enumerate(fig.panels):
         for curve in panel.curves:
-            s = success[curve.cid][: fig.runs]
-            lo, hi = wilson_interval(int(s.sum()), s.size)
-            rows.append({
-                "paper": fig.paper, "figure": fig.name, "panel": p_idx, "panel_title": panel.title,
-                "x_name": panel.x, "x": curve.x, "curve": curve.label, "algorithm": curve.algorithm,
-                "variant": curve.variant, "epsilon": np.nan if curve.epsilon is None else curve.epsilon,
-                "successes": int(s.sum()), "trials": s.size, "rate": s.mean(), "lo": lo, "hi": hi,
-            })
+            for x, s in zip(curve.x, success[curve.cid][:, : fig.runs], strict=True):
+                lo, hi = wilson_interval(int(s.sum()), s.size)
+                eps = x if panel.x == "epsilon" and curve.epsilon is None else curve.epsilon
+                rows.append({
+                    "paper": fig.paper, "figure": fig.name, "panel": p_idx, "panel_title": panel.title,
+                    "x_name": panel.x, "x": x, "curve": curve.label, "algorithm": curve.algorithm,
+                    "variant": curve.variant, "epsilon": np.nan if eps is None else eps,
+                    "successes": int(s.sum()), "trials": s.size, "rate": s.mean(), "lo": lo, "hi": hi,
+                })
     return pd.DataFrame(rows)
 
 
 def recommendation_table(fig: Figure, recommended: dict[str, np.ndarray]) -> pd.DataFrame:
-    """How often each arm was recommended, per (panel, curve, x)."""
+    """How often each arm was recommended, per (panel, curve, x); ``recommended[cid]`` is int[V, R]."""
     rows = []
     for p_idx, panel in enumerate(fig.panels):
         for curve in panel.curves:
-            arms, counts = np.unique(recommended[curve.cid][: fig.runs], return_counts=True)
-            rows.extend({"figure": fig.name, "panel": p_idx, "curve": curve.label, "x": curve.x,
-                         "arm": int(a), "count": int(c)} for a, c in zip(arms, counts, strict=True))
+            for x, rec in zip(curve.x, recommended[curve.cid][:, : fig.runs], strict=True):
+                arms, counts = np.unique(rec, return_counts=True)
+                rows.extend({"figure": fig.name, "panel": p_idx, "curve": curve.label, "x": x,
+                             "arm": int(a), "count": int(c)} for a, c in zip(arms, counts, strict=True))
     return pd.DataFrame(rows)
 
 
@@ -156,7 +171,7 @@ def success_figure(fig: Figure, table: pd.DataFrame):
         ax.set_visible(False)
     text = (f"{fig.spec.get('caption', fig.name)} Success rate over {fig.runs} trials; bars: 95% Wilson "
             f"intervals. Settings: {describe(fig)}.")
-    lines = textwrap.wrap(text, int(21 * 4.6 * cols))
+    lines = textwrap.wrap(text, int(15 * 4.6 * cols))
     mfig.text(0.01, 0.005, "\n".join(lines), fontsize=7, va="bottom")
     mfig.tight_layout(rect=(0, (0.1 * len(lines) + 0.1) / mfig.get_figheight(), 1, 1))
     return mfig

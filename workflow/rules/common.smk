@@ -7,7 +7,7 @@ from snakemake.utils import validate
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from dpbandits import ALGORITHMS  # noqa: E402
-from dpbandits import catalogue, pipeline  # noqa: E402
+from dpbandits import catalogue  # noqa: E402
 
 
 try:
@@ -44,8 +44,16 @@ def figure_files(paper):
     )
 
 
+def summary_files(paper):
+    """Extra outputs of a paper with ``summary: true`` (the cross-paper heat-map and ranking)."""
+    if not config["papers"][paper].get("summary"):
+        return []
+    base = f"{RESULTS}/figures/{paper}"
+    return [f"{base}/heatmap.pdf", f"{base}/heatmap.png", f"{base}/ranking.csv", f"{base}/finals.csv"]
+
+
 def paper_targets(paper):
-    return figure_files(paper) + [
+    return figure_files(paper) + summary_files(paper) + [
         f"{RESULTS}/notebooks/{paper}.ipynb",
         f"{RESULTS}/notebooks/{paper}.html",
     ]

@@ -21,6 +21,24 @@ rule figure:
         "../scripts/figure.py"
 
 
+rule summary:
+    input:
+        lambda w: expand(f"{RESULTS}/figures/{w.paper}/{{figure}}.csv", figure=list(FIGURES[w.paper])),
+    output:
+        pdf=report(
+            f"{RESULTS}/figures/{{paper}}/heatmap.pdf",
+            caption="../report/heatmap.rst",
+            category="{paper}",
+        ),
+        png=f"{RESULTS}/figures/{{paper}}/heatmap.png",
+        ranking=report(f"{RESULTS}/figures/{{paper}}/ranking.csv", category="{paper}"),
+        finals=f"{RESULTS}/figures/{{paper}}/finals.csv",
+    log:
+        f"{RESULTS}/logs/figures/{{paper}}/summary.log",
+    script:
+        "../scripts/summary.py"
+
+
 for _paper in PAPERS:
 
     rule:
@@ -28,3 +46,4 @@ for _paper in PAPERS:
             _paper
         input:
             paper_targets(_paper),
+

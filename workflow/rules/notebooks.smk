@@ -21,7 +21,9 @@ rule html:
         f"{RESULTS}/notebooks/{{paper}}.ipynb",
     output:
         f"{RESULTS}/notebooks/{{paper}}.html",
+    params:
+        python=sys.executable,
     log:
         f"{RESULTS}/logs/notebooks/{{paper}}.html.log",
     shell:
-        "jupyter nbconvert --to html --output-dir $(dirname {output}) {input} > {log} 2>&1"
+        "{params.python} -m nbconvert --to html --output-dir $(dirname {output}) {input} > {log} 2>&1"

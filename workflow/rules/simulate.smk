@@ -1,6 +1,5 @@
-# One job = one chunk of runs of one simulation configuration. The job runs inside the Snakemake
-# process (`run:`), so imports and numba compilation happen once, not once per job; the kernels
-# release the GIL, so jobs still run in parallel on --cores.
+# One job = one chunk of runs of one simulation configuration (a BAI configuration is one curve:
+# an algorithm's sweep over budgets, epsilons or ratios).
 
 
 rule simulate:
@@ -17,6 +16,5 @@ rule simulate:
     resources:
         runtime=60,
         mem_mb=1000,
-    run:
-        info = pipeline.run_chunk(params.spec, int(wildcards.start), int(wildcards.stop), output[0])
-        pipeline.write_json(log[0], {"spec": params.spec, **info})
+    script:
+        "../scripts/simulate.py"

@@ -2,22 +2,50 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..io import save_npz
 from .instances import instance_for
 from .simulate import simulate_bai
 
 
+def sweep_points(spec: dict) -> list[tuple[dict, int, float | None]]:
+    """(instance, budget, epsilon) of every point of a BAI curve ``spec`` (a ``SimSpec.as_dict()``)."""
+    sweep = spec["sweep"]
+    points = []
+    for v in sweep["values"]:
+        instance, budget, eps = dict(spec["instance"]), spec["horizon"], spec["epsilons"][0]
+        if sweep["x"] == "budget":
+            budget = int(v)
+        elif sweep["x"] == "epsilon":
+            eps = v
+        else:
+            instance["ratio"] = v
+        points.append((instance, budget, eps))
+    return points
+
+
 def run_bai_chunk(spec: dict, start: int, stop: int, output: str) -> dict:
-    """Simulate runs ``start .. stop-1`` of the BAI configuration ``spec`` and write ``output``.
+    """Simulate runs ``start .. stop-1`` at every point of the BAI curve ``spec`` and write ``output``.
 
     ``spec`` is a ``SimSpec.as_dict()``: algorithm, instance (see :func:`instance_for`), horizon (the
-    budget T), epsilon, params, seed. The ``.npz`` holds ``recommended`` int64[R], ``success`` bool[R]
-    and the result's meta. Returns ``{"trials": R, "successes": S}``.
+    budget T), epsilon, params, seed and ``sweep`` (the swept variable and its values). Each point is
+    simulated by :func:`simulate_bai` exactly as if alone (its own configuration hash seeds its runs).
+    The ``.npz`` holds ``x`` float64[V], ``recommended`` int64[V, R] and ``success`` bool[V, R].
+    Returns ``{"trials": V * R, "successes": S}``.
     """
-    arms, theta, reward = instance_for(spec["instance"])
-    res = simulate_bai(
-        spec["algorithm"], arms, theta, spec["horizon"], spec["epsilon"], stop - start, spec["seed"],
-        first_run=start, **reward, **spec["params"],
-    )
-    save_npz(output, res.meta, recommended=res.recommended, success=res.success)
-    return {"trials": int(res.success.size), "successes": int(res.success.sum())}
+    recommended, success, metas = [], [], []
+    for instance, budget, eps in sweep_points(spec):
+        arms, theta, reward = instance_for(instance)
+        res = simulate_bai(
+            spec["algorithm"], arms, theta, budget, eps, stop - start, spec["seed"],
+            first_run=start, **reward, **spec["params"],
+        )
+        recommended.append(res.recommended)
+        success.append(res.success)
+        metas.append(res.meta)
+    meta = {**metas[0], "sweep": spec["sweep"], "points": [m.get("config_key") for m in metas]}
+    success = np.array(success)
+    save_npz(output, meta, x=np.asarray(spec["sweep"]["values"], dtype=float),
+             recommended=np.array(recommended), success=success)
+    return {"trials": int(success.size), "successes": int(success.sum())}

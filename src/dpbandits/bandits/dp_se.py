@@ -144,7 +144,9 @@ def run(means, horizon, epsilon, checkpoints, rng, params):
     )
 
 
-BETA = OptionalProbability(None, doc="confidence beta in (0, 1); None = 1/T as in the experiments (P:1115)")
+BETA = OptionalProbability(
+    None, doc="confidence beta in (0, 1); None = 1/T: Sajed & Sheffet's setting (P:1115), a [CHOICE] for Hu & Hegde"
+)
 
 register(
     Algorithm(

@@ -1,0 +1,59 @@
+"""Packaging consistency: environment.yml mirrors pyproject.toml; .ci/run runs the README's test command."""
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _name(req: str) -> str:
+    return re.split(r"[<>=!\[ ;]", req.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def test_environment_yml_lists_the_same_dependencies_as_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pip_deps = {_name(r): r for r in project["dependencies"]}
+    for reqs in project["optional-dependencies"].values():
+        pip_deps.update({_name(r): r for r in reqs if not r.startswith("dpbandits")})
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    conda = {_name(d): d for d in env["dependencies"] if isinstance(d, str) and _name(d) not in ("python", "pip")}
+    assert set(conda) == set(pip_deps)
+    for name, req in pip_deps.items():  # the same version bounds
+        pins = re.sub(r"\s", "", req[len(name):]).lstrip("[").split("]")[-1]
+        assert pins.replace(" ", "") in conda[name].replace(" ", ""), (name, req, conda[name])
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    test_cmd = re.search(r"# 2\. the tests\n(.+)\n", readme).group(1)
+    assert "pytest" in test_cmd
+    tail = test_cmd.split("pip install", 1)[1]
+    assert ("pip install --quiet" + tail.replace("-e", "-e", 1)).split("&&")[-1].strip() in ci
+    assert "pytest -n 2" in ci
+
+
+@pytest.mark.pipeline
+def test_slurm_profile_plans_the_full_dag():
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--profile", "workflow/profiles/slurm", "--dry-run", "--quiet", "rules",
+         "--config", "results=_slurm_dryrun"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = proc.stdout
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)\s*$", out, re.M))
+    sys.path.insert(0, str(ROOT / "src"))
+    from dpbandits import catalogue
+
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    sims, figures = catalogue.expand(config)
+    expected_sims = sum(len(catalogue.chunks(s.runs, catalogue.chunk_size(config, s.algorithm))) for s in sims.values())
+    assert int(counts["simulate"]) == expected_sims
+    assert int(counts["figure"]) == sum(len(f) for f in figures.values())
