@@ -13,7 +13,7 @@ import numpy as np
 from .catalogue import Figure
 from .checkpoints import default_checkpoints
 from .instances import means_for
-from .io import load_groups, save_group, save_npz
+from .io import load_groups, save_group
 from .simulate import simulate
 
 _CID = re.compile(r"/sims/[a-z0-9_]+/([0-9a-f]{12})/runs(\d+)-(\d+)\.npz$")
@@ -98,4 +98,24 @@ def write_json(path: str, obj) -> None:
     Path(path).write_text(json.dumps(obj, indent=2, default=lambda o: np.asarray(o).tolist()))
 
 
-__all__ = ["group_by_cid", "make_figure", "peak_rss_mb", "run_chunk", "save_npz", "write_json"]
+def main(argv=None) -> None:
+    """``python -m dpbandits.pipeline --spec JSON --start A --stop B --out FILE.npz --log FILE.json``.
+
+    The simulation rule's command: one process per job, importing only what the job needs.
+    """
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m dpbandits.pipeline", description=main.__doc__.split("\n")[0])
+    p.add_argument("--spec", required=True, help="SimSpec.as_dict() as JSON")
+    p.add_argument("--start", type=int, required=True)
+    p.add_argument("--stop", type=int, required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--log", required=True)
+    args = p.parse_args(argv)
+    spec = json.loads(args.spec)
+    info = run_chunk(spec, args.start, args.stop, args.out)
+    write_json(args.log, {"spec": spec, **info})
+
+
+if __name__ == "__main__":
+    main()

@@ -58,8 +58,11 @@ class Algorithm:
     """Descriptor of one algorithm.
 
     ``kind == "regret"``: ``run(means, horizon, epsilon, checkpoints, rng, params) -> (regret[C],
-    pulls[K], reward_sum)`` simulates one run. ``kind == "bai"``: ``run(arms, budget, epsilon, rngs,
-    params, table_for) -> int64[len(rngs)]`` recommended arms, one per generator (see :mod:`dpbandits.bai`).
+    pulls[K], reward_sum)`` simulates one run; the optional ``run_batch(means, horizon, epsilon,
+    checkpoints, rngs, params) -> (regret[R, C], pulls[R, K], reward_sum[R])`` simulates one run per
+    generator, each exactly as ``run`` would (``dpbandits.simulate`` uses it when present).
+    ``kind == "bai"``: ``run(arms, budget, epsilon, rngs, params, table_for) -> int64[len(rngs)]``
+    recommended arms, one per generator (see :mod:`dpbandits.bai`).
     ``sources`` are the files whose edits must rerun this algorithm's simulations.
     """
 
@@ -72,6 +75,7 @@ class Algorithm:
     sources: tuple[str, ...] = ()
     needs_horizon: bool = False  # True if the algorithm reads T (not anytime)
     doc: str = ""
+    run_batch: Callable | None = None  # regret only: several runs in one call (e.g. interleaved)
 
     def resolve(self, params: dict) -> dict:
         """Fill defaults and validate ``params``; unknown names raise ``ValueError``."""

@@ -92,9 +92,12 @@ def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, f
     pulls = np.empty((runs, k), dtype=np.int64)
     reward_sum = np.empty(runs)
     run_ids = np.arange(int(first_run), int(first_run) + runs)
-    for j, i in enumerate(run_ids):
-        rng = run_generator(seed, key, i)
-        regret[j], pulls[j], reward_sum[j] = alg.run(means, horizon, epsilon, ckpts, rng, resolved)
+    rngs = [run_generator(seed, key, i) for i in run_ids]
+    if alg.run_batch is not None:
+        regret[:], pulls[:], reward_sum[:] = alg.run_batch(means, horizon, epsilon, ckpts, rngs, resolved)
+    else:
+        for j, rng in enumerate(rngs):
+            regret[j], pulls[j], reward_sum[j] = alg.run(means, horizon, epsilon, ckpts, rng, resolved)
     meta = {
         "algorithm": alg.name,
         "means": means.tolist(),

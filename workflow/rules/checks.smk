@@ -24,9 +24,8 @@ rule audit:
     params:
         trials=config["audit"]["trials"],
         seed=config["seed"],
-        python=sys.executable,
     log:
         f"{RESULTS}/logs/audit.log",
     shell:
-        "{params.python} -m dpbandits.audit --out $(dirname {output.csv}) --trials {params.trials} --seed {params.seed}"
+        "python -m dpbandits.audit --out $(dirname {output.csv}) --trials {params.trials} --seed {params.seed}"
         " > {log} 2>&1"

@@ -1,10 +1,18 @@
 # Helpers: config validation and expansion of the figure catalogue into simulation jobs.
+import json
+import os
+import shlex
 import sys
 from pathlib import Path
 
 from snakemake.utils import validate
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+# shell jobs run `python -m ...` with this interpreter and this checkout's package (no `pip install -e` needed)
+os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(Path(workflow.basedir) / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
+)
 
 from dpbandits import ALGORITHMS  # noqa: E402
 from dpbandits import catalogue  # noqa: E402

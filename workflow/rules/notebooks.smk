@@ -4,7 +4,7 @@
 rule notebook:
     input:
         notebook="notebooks/{paper}.ipynb",
-        figures=lambda w: figure_files(w.paper),
+        figures=lambda w: figure_files(w.paper) + summary_files(w.paper),
     output:
         f"{RESULTS}/notebooks/{{paper}}.ipynb",
     params:
@@ -21,9 +21,7 @@ rule html:
         f"{RESULTS}/notebooks/{{paper}}.ipynb",
     output:
         f"{RESULTS}/notebooks/{{paper}}.html",
-    params:
-        python=sys.executable,
     log:
         f"{RESULTS}/logs/notebooks/{{paper}}.html.log",
     shell:
-        "{params.python} -m nbconvert --to html --output-dir $(dirname {output}) {input} > {log} 2>&1"
+        "python -m nbconvert --to html --output-dir $(dirname {output}) {input} > {log} 2>&1"

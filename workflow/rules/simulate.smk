@@ -8,7 +8,7 @@ rule simulate:
     output:
         f"{RESULTS}/sims/{{algorithm}}/{{cid}}/runs{{start}}-{{stop}}.npz",
     params:
-        spec=lambda w: SIMS[w.cid].as_dict(),
+        spec=lambda w: shlex.quote(json.dumps(SIMS[w.cid].as_dict())),
     log:
         f"{RESULTS}/logs/simulate/{{algorithm}}/{{cid}}/runs{{start}}-{{stop}}.log",
     benchmark:
@@ -16,5 +16,6 @@ rule simulate:
     resources:
         runtime=60,
         mem_mb=1000,
-    script:
-        "../scripts/simulate.py"
+    shell:
+        "python -m dpbandits.pipeline --spec {params.spec} --start {wildcards.start}"
+        " --stop {wildcards.stop} --out {output} --log {log}"

@@ -1,10 +1,5 @@
 """Snakemake entry point: draw one paper figure and write its tidy tables."""
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(snakemake.scriptdir).parents[1] / "src"))  # noqa: F821
-
 import logging
 
 from dpbandits.pipeline import make_figure

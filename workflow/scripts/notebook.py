@@ -1,10 +1,5 @@
 """Snakemake entry point: execute a paper's notebook with papermill."""
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(snakemake.scriptdir).parents[1] / "src"))  # noqa: F821
-
 import os
 
 import papermill

@@ -11,7 +11,6 @@ import itertools
 import math
 
 import numpy as np
-import scipy.linalg
 
 EXHAUSTIVE_LIMIT = 200_000
 SWAP_TOL = 1e-9
@@ -49,6 +48,8 @@ def maxdet_maxvol(x: np.ndarray) -> np.ndarray:
     """
     x = np.asarray(x, dtype=np.float64)
     d = x.shape[1]
+    import scipy.linalg  # imported here: keeps `import dpbandits` light for simulation jobs
+
     _, _, piv = scipy.linalg.qr(x.T, pivoting=True, mode="economic")
     idx = np.array(piv[:d], dtype=np.int64)
     if np.linalg.matrix_rank(x[idx]) < d:

@@ -17,12 +17,15 @@ process itself, never fresh or frozen noise. Speed comes from exact re-organisat
 * tree noise in O(1) without loops (:func:`tree_noise_step`): insertion n gets the release noise of
   n & (n-1) (the nodes of n above level ctz(n)) plus the new node's eta, the same process as
   ``mechanisms.tree_noise_insert``;
-* random draws in blocks of ``BLOCK`` steps (see :func:`fill_draws`): an exact Bernoulli from 16
-  random bits (refined with a fresh uniform when the bits do not decide), and an exactly
-  Laplace-distributed node noise as a random sign times numpy's ziggurat exponential;
-* sqrt(2 ln t) for a block from one ``log`` per block: ln t = ln t0 + ln(1 + (t-t0)/t0) by a
-  series, within one ulp of libm (libm ``log`` per step for t < 2^16);
-* a branch-free argmax (four interleaved running maxima from K = 8 on), lowest index on ties.
+* random draws in blocks of ``BLOCK`` steps from the run's PCG64 stream, inline
+  (``_kernels.fill_draws``): an exact Bernoulli from 16 random bits (refined with a fresh uniform
+  when the bits do not decide), and an exactly Laplace-distributed node noise as a random sign
+  times numpy's ziggurat exponential;
+* sqrt(2 ln t) for a block from one ``log`` per block (``_kernels.fill_sqrt_log``, within one ulp);
+* the argmax in SIMD over chunks of 8 arms (``_kernels.chunk_max``), lowest index on ties;
+* up to ``LANES`` independent runs advanced in lockstep by one loop (:func:`dp_ucb_batch`), so the
+  CPU overlaps their dependency chains (argmax -> reward -> index update). Each run keeps its own
+  generator, draws and state: a run's result is the same alone or in any batch.
 
 :func:`dp_ucb_on_draws` runs the same step loop on given per-step uniforms and node noises; with
 draws in the reference runner's order it reproduces ``dpbandits.reference`` pull for pull.
@@ -38,14 +41,24 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..mechanisms import tree_levels
 from ..registry import Algorithm, OptionalProbability, Param, register, sources
-from ._kernels import resolve_beta
+from ._kernels import (
+    CHUNK,
+    chunk_max,
+    critical_chunks,
+    fill_draws,
+    fill_sqrt_log,
+    padded,
+    resolve_beta,
+    set_streams_state,
+    streams_state,
+)
 
 GAMMA_LOGS = ("e", "2")
 GAMMA_DENOMINATORS = ("eps", "2")
 BLOCK = 384  # steps per block of random draws: a multiple of 3 (three steps per 53-bit uniform)
-SERIES_FROM = 1 << 16  # first block start at which sqrt(2 ln t) uses the log1p series
-LANES_FROM = 8  # K from which the argmax runs four interleaved maxima (shorter dependency chain)
+LANES = 4  # runs advanced in lockstep by one kernel loop
 _FASTMATH = {"contract"}  # fused multiply-add only; no reassociation
+_U = np.uintp  # unsigned indices: no negative-index wraparound code
 
 
 def gamma_bonus(k: int, horizon: int, epsilon: float, beta: float, gamma_log: str = "e",
@@ -69,60 +82,6 @@ def node_scale(horizon: int, epsilon: float) -> float:
     return tree_levels(horizon) / epsilon
 
 
-@njit(cache=True, nogil=True)
-def critical_chunks(means):
-    """Bitset (uint64[1025]) of the 16-bit chunks c with c = floor(p * 2^16) for some arm mean p.
-
-    For any other c, c/2^16 <= U < (c+1)/2^16 decides U < p for every arm.
-    """
-    bits = np.zeros(1025, dtype=np.uint64)
-    for p in means:
-        c = int(math.floor(p * 65536.0))
-        bits[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
-    return bits
-
-
-@njit(cache=True, nogil=True)
-def fill_draws(rng, crit, scale, u, eta):
-    """Fill one block: ``u[j]`` decides step j's Bernoulli reward (U < p), ``eta[j]`` its node noise.
-
-    Each ``rng.random()`` gives 53 random bits: three 16-bit chunks c (one per step) and three sign
-    bits. u = (c + 1/2)/2^16 when c decides every comparison U < p_i, else (c + V)/2^16 with a fresh
-    uniform V, so P(u < p_i) = p_i as for a 53-bit uniform. eta = sign * scale * E with E from
-    ``rng.standard_exponential()``: exactly Lap(scale). ``u.size`` must be a multiple of 3.
-    """
-    for j in range(0, u.size, 3):
-        word = np.uint64(rng.random() * 9007199254740992.0)  # the 53 bits of next_double
-        for q in range(3):
-            c = int((word >> np.uint64(16 * q)) & np.uint64(0xFFFF))
-            if (crit[c >> 6] >> np.uint64(c & 63)) & np.uint64(1):
-                u[j + q] = (c + rng.random()) * (1.0 / 65536.0)
-            else:
-                u[j + q] = (c + 0.5) * (1.0 / 65536.0)
-            x = scale * rng.standard_exponential()
-            eta[j + q] = -x if (word >> np.uint64(48 + q)) & np.uint64(1) else x
-
-
-@njit(cache=True, fastmath=_FASTMATH)
-def fill_sqrt_log(g, t0):
-    """g[j] = sqrt(2 ln(t0 + j)) for t0 >= 1; libm ``log`` per step while t0 < 2^16, else one per block.
-
-    From t0 >= 2^16 on: ln(t0 + j) = ln t0 + ln(1 + d), d = j/t0 < 2^-7 for blocks up to 512, with the
-    series of ln(1 + d) summed to d^8/8 (next term < 2e-20, below one ulp of ln t; the loop vectorises).
-    """
-    if t0 < SERIES_FROM:
-        for j in range(g.size):
-            g[j] = math.sqrt(2.0 * math.log(t0 + j))
-        return
-    base = math.log(t0)
-    inv = 1.0 / t0
-    for j in range(g.size):
-        d = j * inv
-        p = d * (1.0 + d * (-0.5 + d * (1.0 / 3.0 + d * (-0.25 + d * (0.2 + d * (
-            -1.0 / 6.0 + d * (1.0 / 7.0 + d * -0.125)))))))
-        g[j] = math.sqrt(2.0 * (base + p))
-
-
 @njit(cache=True, inline="always")
 def tree_noise_step(levels, base, m, eta):
     """Insert the m-th element (m >= 1) of a binary-tree counter's noise process; O(1).
@@ -132,170 +91,197 @@ def tree_noise_step(levels, base, m, eta):
     level ctz(m); the node completed now gets noise ``eta``, so the release noise of m is base + eta.
     Returns the ``base`` of insertion m + 1.
     """
-    levels[trailing_zeros(m)] = base + eta
-    return levels[trailing_zeros(m & (m + 1))]
+    levels[_U(trailing_zeros(m))] = base + eta
+    return levels[_U(trailing_zeros(m & (m + 1)))]
+
+
+@njit(cache=True, inline="always")
+def _argmax(c, d, g, kp):
+    """Lowest-index argmax of fma(g, d, c) over the ``kp`` (multiple of 8) padded arms."""
+    best, mask = chunk_max(c, d, g, _U(0))
+    a = _U(trailing_zeros(mask))
+    for o in range(CHUNK, kp, CHUNK):
+        m, mask = chunk_max(c, d, g, _U(o))
+        up = m > best
+        best = m if up else best
+        a = _U(o) + _U(trailing_zeros(mask)) if up else a
+    return a
 
 
 @njit(cache=True, fastmath=_FASTMATH, inline="always")
-def _argmax_lanes(cc, dd, gj, k):
-    """Lowest-index argmax of cc + gj dd for k >= 4 with four interleaved running maxima (short chains)."""
-    b0 = cc[0] + gj * dd[0]
-    b1 = cc[1] + gj * dd[1]
-    b2 = cc[2] + gj * dd[2]
-    b3 = cc[3] + gj * dd[3]
-    a0, a1, a2, a3 = 0, 1, 2, 3
-    i = 4
-    while i + 3 < k:
-        v0 = cc[i] + gj * dd[i]
-        v1 = cc[i + 1] + gj * dd[i + 1]
-        v2 = cc[i + 2] + gj * dd[i + 2]
-        v3 = cc[i + 3] + gj * dd[i + 3]
-        u0, u1, u2, u3 = v0 > b0, v1 > b1, v2 > b2, v3 > b3
-        a0 = i if u0 else a0
-        a1 = i + 1 if u1 else a1
-        a2 = i + 2 if u2 else a2
-        a3 = i + 3 if u3 else a3
-        b0 = v0 if u0 else b0
-        b1 = v1 if u1 else b1
-        b2 = v2 if u2 else b2
-        b3 = v3 if u3 else b3
-        i += 4
-    while i < k:
-        v0 = cc[i] + gj * dd[i]
-        u0 = v0 > b0
-        a0 = i if u0 else a0
-        b0 = v0 if u0 else b0
-        i += 1
-    # merge lanes: larger value wins, equal values go to the lower index
-    t01 = (b1 > b0) | ((b1 == b0) & (a1 < a0))
-    a01 = a1 if t01 else a0
-    b01 = b1 if t01 else b0
-    t23 = (b3 > b2) | ((b3 == b2) & (a3 < a2))
-    a23 = a3 if t23 else a2
-    b23 = b3 if t23 else b2
-    return a23 if (b23 > b01) | ((b23 == b01) & (a23 < a01)) else a01
+def _pull(c, d, row, levels, count, a, u, e, means, gamma):
+    """Pull arm ``a`` of one run with reward decider ``u`` and node noise ``e``; return the reward.
+
+    row = [w = s + Gamma + b, 1/(n+1), (n+1)^-1/2, reward sum s, b = ``base`` of the next insertion].
+    """
+    r = 1.0 if u < means[a] else 0.0
+    c[a] = (row[0] + e + r) * row[1]
+    d[a] = row[2]
+    m = count[a] + 1
+    count[a] = m
+    b = tree_noise_step(levels, row[4], m, e)
+    row[4] = b
+    s = row[3] + r
+    row[3] = s
+    row[0] = s + gamma + b
+    row[1] = 1.0 / (m + 1)
+    row[2] = 1.0 / math.sqrt(m + 1)
+    return r
 
 
 @njit(cache=True, fastmath=_FASTMATH, error_model="numpy")
-def _steps(j0, j1, t, u, eta, g, means, gap, gamma, st, n, zt, acc):
-    """Steps t .. t + (j1 - j0) - 1 using draws u[j0:j1], eta[j0:j1] and g[j0:j1]. Returns next t.
+def _steps(j0, j1, t, nl, u, eta, g, means, gap, gamma, cd, arm, n, zt, acc):
+    """Steps t .. t + (j1 - j0) - 1 of runs (lanes) 0 .. nl-1 <= 3 on draws u[l, j0:j1], eta[l, j0:j1].
 
-    st[q, i] for arm i: q = 0 c = (O + Gamma)/n, 1 d = n^-1/2, 2 w = s + Gamma + b, 3 1/(n+1),
-    4 (n+1)^-1/2, 5 reward sum s, 6 b = ``base`` of the next insertion (see :func:`tree_noise_step`).
-    zt: (K, 65) tree levels of each arm, n: pulls. acc = [regret, reward total], updated in place.
+    The lanes' arrays are independent; writing each lane out (no loop over lanes) lets the CPU
+    overlap their argmax -> reward -> update chains. State (see :func:`_new_state`): cd[l] = (c, d)
+    padded to a multiple of 8 arms, arm[l, i] = row of :func:`_pull`, n[l, i] pulls, zt[l, i] tree
+    levels, acc[l] = [regret, reward total]. Returns the next t.
     """
     k = means.size
-    lanes = k >= LANES_FROM
-    cc, dd, w, inext, dnext, s, zb = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
-    regret = acc[0]
-    total = acc[1]
+    kp = cd.shape[2]
+    c0, d0, c1, d1 = cd[0, 0], cd[0, 1], cd[1, 0], cd[1, 1]
+    c2, d2, c3, d3 = cd[2, 0], cd[2, 1], cd[3, 0], cd[3, 1]
+    reg0, reg1, reg2, reg3 = acc[0, 0], acc[1, 0], acc[2, 0], acc[3, 0]
+    tot0, tot1, tot2, tot3 = acc[0, 1], acc[1, 1], acc[2, 1], acc[3, 1]
     for j in range(j0, j1):
+        jj = _U(j)
+        gj = g[jj]
         if t <= k:
-            a = t - 1
-        elif lanes:
-            a = _argmax_lanes(cc, dd, g[j], k)
+            a0 = a1 = a2 = a3 = _U(t - 1)
         else:
-            gj = g[j]
-            a = 0
-            best = cc[0] + gj * dd[0]
-            for i in range(1, k):
-                v = cc[i] + gj * dd[i]
-                up = v > best
-                a = i if up else a
-                best = v if up else best
-        e = eta[j]
-        r = 1.0 if u[j] < means[a] else 0.0
-        cc[a] = (w[a] + e + r) * inext[a]
-        dd[a] = dnext[a]
-        m = n[a] + 1
-        n[a] = m
-        zba = tree_noise_step(zt[a], zb[a], m, e)
-        zb[a] = zba
-        sa = s[a] + r
-        s[a] = sa
-        w[a] = sa + gamma + zba
-        inext[a] = 1.0 / (m + 1)
-        dnext[a] = 1.0 / math.sqrt(m + 1)
-        total += r
-        regret += gap[a]
+            a0 = _argmax(c0, d0, gj, kp)
+            a1 = _argmax(c1, d1, gj, kp) if nl > 1 else _U(0)
+            a2 = _argmax(c2, d2, gj, kp) if nl > 2 else _U(0)
+            a3 = _argmax(c3, d3, gj, kp) if nl > 3 else _U(0)
+        tot0 += _pull(c0, d0, arm[0, a0], zt[0, a0], n[0], a0, u[0, jj], eta[0, jj], means, gamma)
+        reg0 += gap[a0]
+        if nl > 1:
+            tot1 += _pull(c1, d1, arm[1, a1], zt[1, a1], n[1], a1, u[1, jj], eta[1, jj], means, gamma)
+            reg1 += gap[a1]
+        if nl > 2:
+            tot2 += _pull(c2, d2, arm[2, a2], zt[2, a2], n[2], a2, u[2, jj], eta[2, jj], means, gamma)
+            reg2 += gap[a2]
+        if nl > 3:
+            tot3 += _pull(c3, d3, arm[3, a3], zt[3, a3], n[3], a3, u[3, jj], eta[3, jj], means, gamma)
+            reg3 += gap[a3]
         t += 1
-    acc[0] = regret
-    acc[1] = total
+    acc[0, 0], acc[1, 0], acc[2, 0], acc[3, 0] = reg0, reg1, reg2, reg3
+    acc[0, 1], acc[1, 1], acc[2, 1], acc[3, 1] = tot0, tot1, tot2, tot3
     return t
 
 
 @njit(cache=True, nogil=True)
 def _new_state(k, gamma):
-    """Initial (st, n, zt, acc) of :func:`_steps`: no pulls, w = Gamma, 1/(n+1) = (n+1)^-1/2 = 1."""
-    st = np.zeros((7, k))
-    st[2, :] = gamma  # w for the first insertion
-    st[3, :] = 1.0
-    st[4, :] = 1.0
-    return st, np.zeros(k, dtype=np.int64), np.zeros((k, 65)), np.zeros(2)
+    """Initial (cd, arm, n, zt, acc) of ``LANES`` runs: no pulls, w = Gamma, 1/(n+1) = (n+1)^-1/2 = 1."""
+    cd = np.zeros((LANES, 2, padded(k)))
+    cd[:, 0, k:] = -np.inf  # padding arms never win
+    arm = np.zeros((LANES, k, 8))
+    arm[:, :, 0] = gamma
+    arm[:, :, 1] = 1.0
+    arm[:, :, 2] = 1.0
+    return cd, arm, np.zeros((LANES, k), dtype=np.int64), np.zeros((LANES, k, 65)), np.zeros((LANES, 2))
 
 
 @njit(cache=True, nogil=True)
-def _run_block(jn, t, u, eta, g, means, gap, gamma, st, n, zt, acc, checkpoints, c, out):
-    """Steps for draws 0..jn-1, recording regret at the checkpoints they reach. Returns (t, c)."""
+def _run_block(jn, t, nl, u, eta, g, means, gap, gamma, state, checkpoints, c, out):
+    """Steps for draws 0..jn-1, recording each lane's regret at the checkpoints they reach. Returns (t, c)."""
+    cd, arm, n, zt, acc = state
     j = 0
     while j < jn:
         stop = jn
         if c < checkpoints.size:
             stop = min(jn, j + checkpoints[c] - t + 1)
-        t = _steps(j, stop, t, u, eta, g, means, gap, gamma, st, n, zt, acc)
+        t = _steps(j, stop, t, nl, u, eta, g, means, gap, gamma, cd, arm, n, zt, acc)
         j = stop
         while c < checkpoints.size and checkpoints[c] == t - 1:
-            out[c] = acc[0]
+            out[:nl, c] = acc[:nl, 0]
             c += 1
     return t, c
 
 
 @njit(cache=True, nogil=True)
-def dp_ucb_kernel(means, horizon, gamma, scale, checkpoints, rng):
-    """One run of DP-UCB with bonus ``gamma`` and node noise Lap(``scale``).
-
-    Returns (regret[C], pulls[K], reward_sum).
-    """
+def _run_lanes(means, horizon, gamma, scale, checkpoints, streams, out, pulls, totals):
+    """Runs of streams[0..nl-1] (nl <= LANES) in lockstep into out[:nl], pulls[:nl], totals[:nl]."""
+    nl = streams.shape[0]
     k = means.size
     gap = means.max() - means
-    st, n, zt, acc = _new_state(k, gamma)
+    state = _new_state(k, gamma)
     crit = critical_chunks(means)
-    u = np.empty(BLOCK)
-    eta = np.empty(BLOCK)
+    u = np.empty((LANES, BLOCK))
+    eta = np.empty((LANES, BLOCK))
     g = np.empty(BLOCK)
-    out = np.empty(checkpoints.size)
+    rec = np.empty((LANES, checkpoints.size))
     t = 1
     c = 0
     while t <= horizon:
-        fill_draws(rng, crit, scale, u, eta)
+        for lane in range(nl):
+            fill_draws(streams[lane], crit, scale, u[lane], eta[lane])
         fill_sqrt_log(g, t)
-        t, c = _run_block(min(BLOCK, horizon - t + 1), t, u, eta, g, means, gap, gamma, st, n, zt, acc,
-                          checkpoints, c, out)
-    return out, n, acc[1]
+        t, c = _run_block(min(BLOCK, horizon - t + 1), t, nl, u, eta, g, means, gap, gamma, state,
+                          checkpoints, c, rec)
+    out[:] = rec[:nl]
+    pulls[:] = state[2][:nl]
+    totals[:] = state[4][:nl, 1]
+
+
+@njit(cache=True, nogil=True)
+def dp_ucb_batch(means, horizon, gamma, scale, checkpoints, streams):
+    """Runs of DP-UCB with bonus ``gamma`` and node noise Lap(``scale``), one per PCG64 stream.
+
+    ``streams`` is uint64[R, 4] (``_kernels.streams_state``), advanced in place. Runs go in groups of
+    at most ``LANES`` advanced in lockstep; run r's result depends only on streams[r].
+    Returns (regret[R, C], pulls[R, K], reward_sum[R]).
+    """
+    runs = streams.shape[0]
+    out = np.empty((runs, checkpoints.size))
+    pulls = np.empty((runs, means.size), dtype=np.int64)
+    totals = np.empty(runs)
+    groups = -(-runs // LANES)
+    start = 0
+    for i in range(groups):
+        stop = start + (runs - start) // (groups - i)  # balanced group sizes
+        _run_lanes(means, horizon, gamma, scale, checkpoints, streams[start:stop], out[start:stop],
+                   pulls[start:stop], totals[start:stop])
+        start = stop
+    return out, pulls, totals
 
 
 @njit(cache=True, nogil=True)
 def dp_ucb_on_draws(means, gamma, u, eta, checkpoints):
     """DP-UCB on given draws: step t (1-based) gets reward u[t-1] < mu_a and node noise eta[t-1].
 
-    The horizon is ``u.size``. Returns (regret[C], pulls[K], reward_sum) like :func:`dp_ucb_kernel`.
+    The horizon is ``u.size``. Returns (regret[C], pulls[K], reward_sum) of the one run.
     """
     k = means.size
     gap = means.max() - means
-    st, n, zt, acc = _new_state(k, gamma)
-    out = np.empty(checkpoints.size)
+    state = _new_state(k, gamma)
+    rec = np.empty((LANES, checkpoints.size))
     g = np.empty(u.size)
     for j0 in range(0, u.size, BLOCK):  # the kernel's blocks, so g is the kernel's g
         fill_sqrt_log(g[j0:j0 + BLOCK], j0 + 1)
-    _run_block(u.size, 1, u, eta, g, means, gap, gamma, st, n, zt, acc, checkpoints, 0, out)
-    return out, n, acc[1]
+    lanes_u = np.empty((LANES, u.size))
+    lanes_eta = np.zeros((LANES, u.size))
+    lanes_u[0] = u
+    lanes_eta[0] = eta
+    _run_block(u.size, 1, 1, lanes_u, lanes_eta, g, means, gap, gamma, state, checkpoints, 0, rec)
+    return rec[0].copy(), state[2][0].copy(), state[4][0, 1]
+
+
+def run_batch(means, horizon, epsilon, checkpoints, rngs, params):
+    """Runs of DP-UCB, one per Generator (advanced as by the draws); see :func:`dp_ucb_batch`."""
+    beta = resolve_beta(params["beta"], horizon)
+    gamma = gamma_bonus(means.size, horizon, epsilon, beta, params["gamma_log"], params["gamma_denominator"])
+    st = streams_state(rngs)
+    out = dp_ucb_batch(means, horizon, gamma, node_scale(horizon, epsilon), checkpoints, st)
+    set_streams_state(rngs, st)
+    return out
 
 
 def run(means, horizon, epsilon, checkpoints, rng, params):
-    """One run of DP-UCB; see :func:`dp_ucb_kernel`."""
-    beta = resolve_beta(params["beta"], horizon)
-    gamma = gamma_bonus(means.size, horizon, epsilon, beta, params["gamma_log"], params["gamma_denominator"])
-    return dp_ucb_kernel(means, horizon, gamma, node_scale(horizon, epsilon), checkpoints, rng)
+    """One run of DP-UCB; see :func:`run_batch`."""
+    regret, pulls, totals = run_batch(means, horizon, epsilon, checkpoints, [rng], params)
+    return regret[0], pulls[0], totals[0]
 
 
 register(
@@ -305,6 +291,7 @@ register(
         label="DP-UCB (tree)",
         private=True,
         run=run,
+        run_batch=run_batch,
         params={
             "beta": OptionalProbability(
                 None, doc="confidence beta in (0, 1) inside Gamma; None = 1/T as in the experiments (P:1115)"

@@ -13,7 +13,6 @@ import math
 
 import numpy as np
 from numba import njit
-from scipy.special import zeta
 
 from ..registry import Algorithm, Param, register, sources
 from ._kernels import argmax_ties, bernoulli, record
@@ -28,6 +27,8 @@ def input_epsilon(epsilon: float, delta: float, v: float = 1.1, log: str = "ln")
 
     eps' = sqrt((L + 4 eps)/(8 zeta(v))) - sqrt(L/(8 zeta(v))),  L = log(1/delta) in base ``log``.
     """
+    from scipy.special import zeta  # imported here: keeps `import dpbandits` light for simulation jobs
+
     z = float(zeta(v, 1))
     big_l = math.log(1.0 / delta) / math.log(LOG_BASES[log])
     return math.sqrt((big_l + 4.0 * epsilon) / (8.0 * z)) - math.sqrt(big_l / (8.0 * z))
