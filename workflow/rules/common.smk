@@ -56,7 +56,7 @@ def summary_files(paper):
     """Extra outputs of a paper with ``summary: true`` (the cross-paper heat-map and ranking)."""
     if not config["papers"][paper].get("summary"):
         return []
-    base = f"{RESULTS}/figures/{paper}"
+    base = f"{RESULTS}/figures/{paper}/summary"
     return [f"{base}/heatmap.pdf", f"{base}/heatmap.png", f"{base}/ranking.csv", f"{base}/finals.csv"]
 
 

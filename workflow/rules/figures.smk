@@ -26,15 +26,15 @@ rule summary:
         lambda w: expand(f"{RESULTS}/figures/{w.paper}/{{figure}}.csv", figure=list(FIGURES[w.paper])),
     output:
         pdf=report(
-            f"{RESULTS}/figures/{{paper}}/heatmap.pdf",
+            f"{RESULTS}/figures/{{paper}}/summary/heatmap.pdf",
             caption="../report/heatmap.rst",
             category="{paper}",
         ),
-        png=f"{RESULTS}/figures/{{paper}}/heatmap.png",
-        ranking=report(f"{RESULTS}/figures/{{paper}}/ranking.csv", category="{paper}"),
-        finals=f"{RESULTS}/figures/{{paper}}/finals.csv",
+        png=f"{RESULTS}/figures/{{paper}}/summary/heatmap.png",
+        ranking=report(f"{RESULTS}/figures/{{paper}}/summary/ranking.csv", category="{paper}"),
+        finals=f"{RESULTS}/figures/{{paper}}/summary/finals.csv",
     log:
-        f"{RESULTS}/logs/figures/{{paper}}/summary.log",
+        f"{RESULTS}/logs/figures/{{paper}}/summary/summary.log",
     script:
         "../scripts/summary.py"
 
