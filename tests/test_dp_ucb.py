@@ -6,23 +6,27 @@ import math
 import numpy as np
 import pytest
 from _stats import same_counts, same_distribution
+from numba import njit
 from scipy import stats
 
 import dpbandits
 from dpbandits import ALGORITHMS, reference
-from dpbandits.bandits.dp_ucb import (
-    BLOCK,
+from dpbandits.bandits._kernels import (
+    POOL,
     SERIES_FROM,
     critical_chunks,
-    dp_ucb_kernel,
-    dp_ucb_on_draws,
     fill_draws,
+    fill_laplace,
     fill_sqrt_log,
-    gamma_bonus,
-    node_scale,
+    fill_uniforms,
+    new_streams,
+    refill,
+    set_streams_state,
     tree_noise_step,
+    uniform_int,
 )
-from dpbandits.bandits.ucb import ucb_kernel
+from dpbandits.bandits.dp_ucb import BLOCK, LANES, dp_ucb_batch, dp_ucb_on_draws, gamma_bonus, node_scale
+from dpbandits.bandits.ucb import ucb_on_draws
 from dpbandits.mechanisms import BinaryTreeCounter, tree_levels, tree_noise_insert
 from dpbandits.seeding import run_generator
 
@@ -131,12 +135,60 @@ def test_sqrt_log_within_an_ulp(t0):
 
 
 def draw_blocks(means, scale, blocks, seed):
-    rng = np.random.default_rng(seed)
+    sb = new_streams([np.random.default_rng(seed)])[0]
     crit = critical_chunks(np.asarray(means, dtype=float))
     u, eta = np.empty(BLOCK * blocks), np.empty(BLOCK * blocks)
     for b in range(blocks):
-        fill_draws(rng, crit, scale, u[b * BLOCK:(b + 1) * BLOCK], eta[b * BLOCK:(b + 1) * BLOCK])
+        fill_draws(sb, crit, scale, u[b * BLOCK:(b + 1) * BLOCK], eta[b * BLOCK:(b + 1) * BLOCK])
     return u, eta
+
+
+@njit
+def stream_words(sb, n):
+    """The next n words of stream ``sb``, read as the kernels do."""
+    out = np.empty(n, dtype=np.uint64)
+    i = np.int64(sb[4])
+    for j in range(n):
+        if i >= POOL:
+            refill(sb)
+            i = 0
+        out[j] = sb[5 + i]
+        i += 1
+    sb[4] = i
+    return out
+
+
+def test_inline_stream_is_numpys_pcg64():
+    # the pooled words are the Generator's own raw words, across refills; writing the state back
+    # leaves the Generator past every pooled word
+    rng, twin = np.random.default_rng(31), np.random.default_rng(31)
+    streams = new_streams([rng])
+    n = 3 * POOL + 17
+    assert (stream_words(streams[0], n) == twin.bit_generator.random_raw(n)).all()
+    set_streams_state([rng], streams)
+    twin.bit_generator.random_raw(4 * POOL - n)
+    assert rng.bit_generator.state == twin.bit_generator.state
+    # numpy's ziggurat exponential, draw for draw (rejections included), with a fair independent sign
+    eta = np.empty(200_000)
+    fill_laplace(new_streams([np.random.default_rng(32)])[0], 2.5, eta)
+    assert (np.abs(eta) == 2.5 * np.random.default_rng(32).standard_exponential(eta.size)).all()
+    assert abs((eta > 0).mean() - 0.5) < 4.5 * 0.5 / math.sqrt(eta.size)
+    assert stats.kstest(eta, stats.laplace(scale=2.5).cdf).pvalue > 1e-3
+    with pytest.raises(ValueError, match="rng"):
+        new_streams([np.random.Generator(np.random.MT19937(0))])
+
+
+def test_uniforms_and_tie_picks_are_exact():
+    sb = new_streams([np.random.default_rng(33)])[0]
+    u = np.empty(300_000)
+    fill_uniforms(sb, critical_chunks(np.array([0.3, (7 + 0.5) / 65536])), u)
+    for p in (0.3, 0.5, (7 + 0.5) / 65536, 7 / 65536):
+        x = (u < p).sum()
+        assert abs(x - u.size * p) < 4.5 * math.sqrt(u.size * p * (1 - p))
+    for m in (2, 3, 5, 7):
+        picks = np.array([uniform_int(sb, m) for _ in range(14_000)])
+        assert picks.min() == 0 and picks.max() == m - 1
+        assert stats.chisquare(np.bincount(picks, minlength=m)).pvalue > 1e-3
 
 
 def test_draws_give_exact_bernoulli_and_laplace():
@@ -187,7 +239,7 @@ def test_gamma_zero_without_noise_is_ucb(means):
     ckpts = np.arange(1, horizon + 1)
     u = np.random.default_rng(12).random(horizon)
     out, pulls, total = dp_ucb_on_draws(means, 0.0, u, np.zeros(horizon), ckpts)
-    ref_out, ref_pulls, ref_total = ucb_kernel(means, horizon, ckpts, np.random.default_rng(12), False)
+    ref_out, ref_pulls, ref_total = ucb_on_draws(means, ckpts, False, u, [])
     assert (pulls == ref_pulls).all() and total == ref_total
     assert (out == ref_out).all()
 
@@ -224,6 +276,30 @@ def test_trajectory_does_not_depend_on_checkpoints():
     assert (np.diff(every.regret, axis=1) >= 0).all()
 
 
+@pytest.mark.parametrize("k", [3, 5, 20])
+def test_interleaved_runs_equal_runs_alone(k):
+    # up to LANES runs advance in lockstep in one loop; each must be exactly the run simulated alone
+    means = np.linspace(0.75, 0.25, k)
+    horizon, runs = 4000, 2 * LANES + 1
+    ckpts = np.array([1, 7, 999, horizon])
+    seeds = [np.random.default_rng([20, i]) for i in range(runs)]
+    streams = new_streams(seeds)
+    together = dp_ucb_batch(means, horizon, 800.0, 30.0, ckpts, streams)
+    for i in range(runs):
+        alone_stream = new_streams([np.random.default_rng([20, i])])
+        out, pulls, total = dp_ucb_batch(means, horizon, 800.0, 30.0, ckpts, alone_stream)
+        assert (out[0] == together[0][i]).all() and (pulls[0] == together[1][i]).all()
+        assert total[0] == together[2][i]
+        assert (alone_stream[0] == streams[i]).all()  # the same words consumed
+    assert len({tuple(p) for p in together[1]}) == runs
+    # through the public API: results do not depend on how runs are chunked
+    whole = dpbandits.simulate("dp_ucb", means, horizon, 0.5, 7, seed=21)
+    parts = [dpbandits.simulate("dp_ucb", means, horizon, 0.5, b - a, seed=21, first_run=a)
+             for a, b in ((0, 1), (1, 3), (3, 7))]
+    assert (whole.regret == np.vstack([p.regret for p in parts])).all()
+    assert (whole.pulls == np.vstack([p.pulls for p in parts])).all()
+
+
 # --------------------------------------------------------------------------- distributions
 
 
@@ -231,8 +307,9 @@ def test_block_draws_match_plain_draws_in_distribution():
     # Gamma = 0 and Lap(2) node noise: decisions react to rewards and noise, so the test has power
     means, horizon, runs, scale = np.array([0.6, 0.5, 0.45]), 2000, 400, 2.0
     ckpts = np.array([horizon])
-    fast = [dp_ucb_kernel(means, horizon, 0.0, scale, ckpts, np.random.default_rng([15, i]))
-            for i in range(runs)]
+    fast = dp_ucb_batch(means, horizon, 0.0, scale, ckpts, new_streams([np.random.default_rng([15, i])
+                                                                       for i in range(runs)]))
+    fast = list(zip(*fast, strict=True))
     ordered = []
     for i in range(runs):  # plain numpy draws: uniforms and Lap(scale) node noises
         rng = np.random.default_rng([16, i])

@@ -7,8 +7,12 @@ import pytest
 from _stats import same_counts, same_distribution
 
 import dpbandits
-from dpbandits.bandits.dp_ucb_int import input_epsilon, interval
-from dpbandits.bandits.private_ucb import node_scale
+from dpbandits.bandits._kernels import new_streams
+from dpbandits.bandits.dp_ucb_bound import dp_ucb_bound_on_draws
+from dpbandits.bandits.dp_ucb_int import dp_ucb_int_on_draws, input_epsilon, interval
+from dpbandits.bandits.dp_ucb_tossou import dp_ucb_tossou_on_draws
+from dpbandits.bandits.private_ucb import node_scale, private_ucb_on_draws
+from dpbandits.bandits.ucb import LANES, ucb_batch, ucb_on_draws
 from dpbandits.instances import NAMED
 
 TOSSOU = ["ucb", "dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound", "private_ucb"]
@@ -50,24 +54,125 @@ def test_dp_ucb_int_initial_phase_is_deterministic(inst, eps, expected):
     np.testing.assert_allclose(r.regret[:, 0], expected, rtol=1e-12)
 
 
-@pytest.mark.parametrize("algorithm", TOSSOU)
-def test_fast_kernel_is_bit_identical_to_reference(algorithm):
-    for means in (NAMED["tossou_2arm"], [0.5, 0.5, 0.4]):
-        fast = dpbandits.simulate(algorithm, means, 1500, 0.5, runs=3, seed=11)
-        ref = dpbandits.reference.simulate(algorithm, means, 1500, 0.5, runs=3, seed=11)
-        np.testing.assert_array_equal(fast.pulls, ref.pulls)
-        np.testing.assert_allclose(fast.regret, ref.regret, rtol=1e-12)
-        np.testing.assert_array_equal(fast.reward_sum, ref.reward_sum)
+class Recorder:
+    """Generator stand-in for the reference runner: forwards every draw to ``rng`` and records it.
+
+    ``laplace(loc, scale)`` draws rng.laplace(0, 1) and returns loc + scale * z, the same number as
+    rng.laplace(loc, scale) for loc = 0 (numpy: loc -/+ scale * log(...)), and records z.
+    """
+
+    def __init__(self, rng):
+        self.rng, self.u, self.eta, self.picks = rng, [], [], []
+
+    def random(self):
+        self.u.append(self.rng.random())
+        return self.u[-1]
+
+    def laplace(self, loc=0.0, scale=1.0):
+        self.eta.append(self.rng.laplace(0.0, 1.0))
+        return loc + scale * self.eta[-1]
+
+    def integers(self, low, high):
+        self.picks.append(int(self.rng.integers(low, high)) - low)
+        return low + self.picks[-1]
+
+
+ON_DRAWS = {
+    "ucb": lambda means, eps, ckpts, p, r: ucb_on_draws(means, ckpts, p["tie_break"] == "random", r.u, r.picks),
+    "dp_ucb_int": lambda means, eps, ckpts, p, r: dp_ucb_int_on_draws(means, eps, ckpts, p, r.u, r.eta, r.picks),
+    "dp_ucb_tossou": lambda means, eps, ckpts, p, r: dp_ucb_tossou_on_draws(means, eps, ckpts, p, r.u, r.eta,
+                                                                           r.picks),
+    "dp_ucb_bound": lambda means, eps, ckpts, p, r: dp_ucb_bound_on_draws(means, eps, ckpts, p, r.u, r.eta,
+                                                                         r.picks),
+    "private_ucb": lambda means, eps, ckpts, p, r: private_ucb_on_draws(means, eps, ckpts, p, r.u, r.eta, r.picks),
+}
+
+
+def recorded_reference(monkeypatch, algorithm, means, horizon, eps, runs, ckpts, params):
+    """The reference run with each run's Generator wrapped in a :class:`Recorder`: (result, recorders)."""
+    recorders = []
+    real = dpbandits.reference.run_generator
+
+    def recording(*args):
+        recorders.append(Recorder(real(*args)))
+        return recorders[-1]
+
+    with monkeypatch.context() as m:
+        m.setattr(dpbandits.reference, "run_generator", recording)
+        ref = dpbandits.reference.simulate(algorithm, means, horizon, eps, runs, seed=11, checkpoints=ckpts,
+                                           **params)
+    return ref, recorders
 
 
 @pytest.mark.parametrize(
     ("algorithm", "params"),
-    [("ucb", {}), ("dp_ucb_int", {"int_update": "literal"}), ("dp_ucb_int", {"int_update": "live_bonus"}),
-     ("dp_ucb_tossou", {"hybrid_split": "none"}), ("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}),
+    [("ucb", {}), ("ucb", {"tie_break": "first"}), ("dp_ucb_int", {}), ("dp_ucb_int", {"int_update": "literal"}),
+     ("dp_ucb_int", {"int_update": "live_bonus"}), ("dp_ucb_tossou", {}), ("dp_ucb_tossou", {"hybrid_split": "none"}),
+     ("dp_ucb_bound", {}), ("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}),
+     ("dp_ucb_bound", {"nu_form": "log2_n"}), ("private_ucb", {}),
+     ("private_ucb", {"tree_eps": "eps", "sqrt_term": "hoeffding"})],
+)
+def test_fast_loop_on_reference_draws_reproduces_reference(algorithm, params, monkeypatch):
+    # The fast kernels draw in blocks from an inline copy of the run's PCG64 stream, in another order
+    # than the reference runner, so they are not bit-identical to it. Their step loop fed the
+    # reference's own draws (reward uniforms, standard Laplace values, tie picks, recorded in
+    # order) must reproduce the reference run pull for pull.
+    horizon, runs, eps = 1500, 3, 0.5
+    ckpts = np.arange(1, horizon + 1)
+    picks = 0
+    for means in (NAMED["tossou_2arm"], [0.5, 0.5, 0.4], NAMED["tossou_10arm"]):
+        means = np.asarray(means)
+        plain = dpbandits.reference.simulate(algorithm, means, horizon, eps, runs, seed=11, checkpoints=ckpts,
+                                             **params)
+        ref, recorders = recorded_reference(monkeypatch, algorithm, means, horizon, eps, runs, ckpts, params)
+        np.testing.assert_array_equal(ref.pulls, plain.pulls)  # recording changes nothing
+        np.testing.assert_array_equal(ref.reward_sum, plain.reward_sum)
+        for i, rec in enumerate(recorders):
+            out, pulls, total = ON_DRAWS[algorithm](means, eps, ckpts, ref.meta["params"], rec)
+            np.testing.assert_array_equal(pulls, ref.pulls[i])
+            assert total == ref.reward_sum[i]
+            np.testing.assert_allclose(out, ref.regret[i], rtol=1e-12)
+            picks += len(rec.picks)
+    if algorithm == "ucb" and params.get("tie_break", "random") == "random":
+        assert picks > 0  # the tie path was exercised
+
+
+@pytest.mark.parametrize("means", [[0.5, 0.5, 0.4], NAMED["tossou_10arm"]])
+def test_ucb_interleaved_runs_equal_runs_alone(means):
+    # up to LANES runs advance in lockstep (ties included); each equals the run simulated alone
+    means, horizon, runs = np.asarray(means), 3000, 2 * LANES + 1
+    ckpts = np.array([5, 100, horizon])
+    streams = new_streams([np.random.default_rng([22, i]) for i in range(runs)])
+    together = ucb_batch(means, horizon, ckpts, True, streams)
+    for i in range(runs):
+        alone = new_streams([np.random.default_rng([22, i])])
+        out, pulls, total = ucb_batch(means, horizon, ckpts, True, alone)
+        assert (out[0] == together[0][i]).all() and (pulls[0] == together[1][i]).all()
+        assert total[0] == together[2][i] and (alone[0] == streams[i]).all()
+
+
+def test_fast_kernels_consume_their_own_stream_only():
+    # one Generator per run, advanced by the kernel: the same seed gives the same run, and a
+    # different run index a different one
+    means = NAMED["tossou_2arm"]
+    for algorithm in TOSSOU:
+        a = dpbandits.simulate(algorithm, means, 3000, 0.5, runs=3, seed=5)
+        b = dpbandits.simulate(algorithm, means, 3000, 0.5, runs=2, seed=5, first_run=1)
+        np.testing.assert_array_equal(a.pulls[1:], b.pulls)
+        np.testing.assert_array_equal(a.regret[1:], b.regret)
+        assert len({tuple(p) for p in a.pulls}) > 1
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "params"),
+    [("ucb", {}), ("dp_ucb_int", {}), ("dp_ucb_int", {"int_update": "literal"}),
+     ("dp_ucb_int", {"int_update": "live_bonus"}), ("dp_ucb_tossou", {}), ("dp_ucb_tossou", {"hybrid_split": "none"}),
+     ("dp_ucb_bound", {}), ("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}), ("private_ucb", {}),
      ("private_ucb", {"tree_eps": "eps", "sqrt_term": "hoeffding"})],
 )
 def test_fast_and_reference_sample_the_same_distribution(algorithm, params):
-    # independent seeds for the two engines: a distributional (not bitwise) comparison
+    # independent seeds for the two engines: a distributional (not bitwise) comparison; with the
+    # on-draws test above this checks the kernels' own draws (block deciders, Laplace, tie picks)
     means = [0.7, 0.5, 0.45]
     fast = dpbandits.simulate(algorithm, means, 400, 2.0, runs=300, seed=1, **params)
     ref = dpbandits.reference.simulate(algorithm, means, 400, 2.0, runs=300, seed=2, **params)

@@ -3,16 +3,18 @@
 Besides the per-step helpers (``bernoulli``, ``argmax_ties``, ``record``, ...), this module holds the
 pieces of the fast kernels:
 
-* **Inline PCG64 streams.** A kernel reads the run's ``np.random.Generator`` state into a
-  ``uint64[4]`` array (:func:`stream_state`: state low/high, increment low/high), draws with
-  :func:`pcg64_next` (numpy's PCG64 step and XSL-RR output, so the same 64-bit words as
-  ``rng.bit_generator.random_raw()``) and writes the state back (:func:`set_stream_state`). Passing
-  a Generator into a compiled helper costs ~35 ns per call; the inline stream costs ~2 ns per word.
-  :func:`standard_exponential` replicates numpy's ziggurat on these words draw for draw.
-* **Exact block draws**: Bernoulli deciders (:func:`fill_uniforms`, :func:`fill_draws`), standard
-  Laplace noise (:func:`fill_laplace`), uniform tie picks (:func:`uniform_int`) and
-  sqrt(2 ln t) for a block of steps (:func:`fill_sqrt_log`).
-* **Vector argmax** (:func:`chunk_max`): max and maximiser mask of ``c + g d`` over 8 arms in SIMD.
+* **Inline PCG64 streams.** A kernel copies each run's ``np.random.Generator`` state into a stream
+  (:func:`new_streams`: uint64 state, increment, pool index and a pool of ``POOL`` words that
+  :func:`refill` fills with numpy's PCG64 recurrence: the words of ``rng.bit_generator.random_raw()``
+  in order), reads the pool and writes the state back (:func:`set_streams_state`). Passing a
+  Generator into a compiled helper costs ~35 ns per call and a Generator draw ~5 ns; a pooled word
+  ~2 ns. :func:`ziggurat` and :func:`exponential_tail` are numpy's exponential word for word.
+* **Exact block draws**: Bernoulli deciders (:func:`fill_uniforms`, :func:`fill_draws`), Laplace
+  noise (:func:`fill_laplace`), uniform tie picks (:func:`uniform_int`), ln t and sqrt(2 ln t) for a
+  block of steps (:func:`fill_log`, :func:`fill_sqrt_log`).
+* **Counter noise processes** in O(1) per insertion (:func:`tree_noise_step`, :func:`hybrid_noise_step`).
+* **Argmax** over arms padded to a multiple of 8 (:func:`first_max`: SIMD :func:`chunk_max` or a
+  scalar tree; :func:`best_arm` counts the maximisers, :func:`resolve_tie` picks one uniformly).
 """
 
 from __future__ import annotations
@@ -23,8 +25,11 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 from numba.np.random._constants import fe_double, ke_double, we_double, ziggurat_exp_r
+
+_U = np.uintp  # unsigned indices: no negative-index wraparound code
 
 
 @njit(cache=True, inline="always")
@@ -114,19 +119,23 @@ def gaps(means: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 # Inline PCG64 streams
 
-_PCG64_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645  # numpy's PCG_DEFAULT_MULTIPLIER_128
+_MULT = 0x2360ED051FC65DA44385DF649FCCF645  # numpy's PCG_DEFAULT_MULTIPLIER_128
 _MASK64 = (1 << 64) - 1
+_M_LO, _M_HI = np.uint64(_MULT & _MASK64), np.uint64(_MULT >> 64)  # one step: s <- M s + inc
+_M4 = _MULT**4 & ((1 << 128) - 1)  # four steps: s <- M^4 s + (M^3 + M^2 + M + 1) inc
+_M4_LO, _M4_HI = np.uint64(_M4 & _MASK64), np.uint64(_M4 >> 64)
+_A4 = (_MULT**3 + _MULT**2 + _MULT + 1) & ((1 << 128) - 1)
+_A4_LO, _A4_HI = np.uint64(_A4 & _MASK64), np.uint64(_A4 >> 64)
+POOL = 256  # words generated per refill of a stream's pool (a multiple of 4)
+STREAM = 5 + POOL  # stream layout: state lo, hi, increment lo, hi, next pool index, pool words
 TWO_M53 = 1.0 / 9007199254740992.0  # 2^-53
 
 
 @intrinsic
-def pcg64_next(typingctx, lo, hi, inc_lo, inc_hi):
-    """(word, lo, hi): one step of numpy's PCG64 on state (hi:lo) with increment (inc_hi:inc_lo).
-
-    state <- state * MULT + inc (mod 2^128); word = rotr64(high ^ low, high >> 58) of the new state.
-    """
+def lcg128(typingctx, lo, hi, mult_lo, mult_hi, add_lo, add_hi):
+    """(lo, hi) of (hi:lo) * (mult_hi:mult_lo) + (add_hi:add_lo) mod 2^128."""
     u64 = types.uint64
-    sig = types.UniTuple(u64, 3)(u64, u64, u64, u64)
+    sig = types.UniTuple(u64, 2)(u64, u64, u64, u64, u64, u64)
 
     def codegen(context, builder, signature, args):
         i64, i128 = ir.IntType(64), ir.IntType(128)
@@ -135,42 +144,70 @@ def pcg64_next(typingctx, lo, hi, inc_lo, inc_hi):
         def join(low, high):
             return builder.or_(builder.shl(builder.zext(high, i128), c64), builder.zext(low, i128))
 
-        state = builder.add(builder.mul(join(args[0], args[1]), ir.Constant(i128, _PCG64_MULTIPLIER)),
-                            join(args[2], args[3]))
-        low = builder.trunc(state, i64)
-        high = builder.trunc(builder.lshr(state, c64), i64)
-        fshr = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64] * 3), "llvm.fshr.i64")
-        word = builder.call(fshr, [builder.xor(high, low)] * 2 + [builder.lshr(high, ir.Constant(i64, 58))])
-        return context.make_tuple(builder, signature.return_type, (word, low, high))
+        x = builder.add(builder.mul(join(args[0], args[1]), join(args[2], args[3])), join(args[4], args[5]))
+        low, high = builder.trunc(x, i64), builder.trunc(builder.lshr(x, c64), i64)
+        return context.make_tuple(builder, signature.return_type, (low, high))
 
     return sig, codegen
 
 
-def stream_state(rng: np.random.Generator) -> np.ndarray:
-    """uint64[4] (state low, state high, increment low, increment high) of a PCG64 Generator."""
-    if not isinstance(rng, np.random.Generator) or not isinstance(rng.bit_generator, np.random.PCG64):
-        raise ValueError(f"rng must be a numpy Generator on PCG64, got {rng!r}")
-    s = rng.bit_generator.state["state"]
-    return np.array([s["state"] & _MASK64, s["state"] >> 64, s["inc"] & _MASK64, s["inc"] >> 64],
-                    dtype=np.uint64)
+@intrinsic
+def xsl_rr(typingctx, lo, hi):
+    """PCG64's output word of state (hi:lo): rotr64(hi ^ lo, hi >> 58)."""
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fshr = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64] * 3), "llvm.fshr.i64")
+        x = builder.xor(args[1], args[0])
+        return builder.call(fshr, [x, x, builder.lshr(args[1], ir.Constant(i64, 58))])
+
+    return sig, codegen
 
 
-def set_stream_state(rng: np.random.Generator, st: np.ndarray) -> None:
-    """Write a stream state (see :func:`stream_state`) back into ``rng``."""
-    state = rng.bit_generator.state
-    state["state"] = {"state": int(st[0]) | int(st[1]) << 64, "inc": int(st[2]) | int(st[3]) << 64}
-    rng.bit_generator.state = state
+def new_streams(rngs) -> np.ndarray:
+    """uint64[R, STREAM]: an empty-pool stream on the state of each PCG64 Generator in ``rngs``."""
+    out = np.zeros((len(rngs), STREAM), dtype=np.uint64)
+    for row, rng in zip(out, rngs, strict=True):
+        if not isinstance(rng, np.random.Generator) or not isinstance(rng.bit_generator, np.random.PCG64):
+            raise ValueError(f"rng must be a numpy Generator on PCG64, got {rng!r}")
+        s = rng.bit_generator.state["state"]
+        row[:5] = [s["state"] & _MASK64, s["state"] >> 64, s["inc"] & _MASK64, s["inc"] >> 64, POOL]
+    return out
 
 
-def streams_state(rngs) -> np.ndarray:
-    """uint64[R, 4]: :func:`stream_state` of each Generator."""
-    return np.stack([stream_state(rng) for rng in rngs]) if len(rngs) else np.empty((0, 4), np.uint64)
+def set_streams_state(rngs, streams: np.ndarray) -> None:
+    """Advance each Generator to its stream's state: as if it had drawn every pooled word, read or not."""
+    for rng, row in zip(rngs, streams, strict=True):
+        state = rng.bit_generator.state
+        state["state"] = {"state": int(row[0]) | int(row[1]) << 64, "inc": int(row[2]) | int(row[3]) << 64}
+        rng.bit_generator.state = state
 
 
-def set_streams_state(rngs, st: np.ndarray) -> None:
-    """Write each row of ``st`` back into the matching Generator."""
-    for rng, row in zip(rngs, st, strict=True):
-        set_stream_state(rng, row)
+@njit(cache=True, nogil=True)
+def refill(sb):
+    """Fill stream ``sb``'s pool with its next ``POOL`` words and reset the pool index.
+
+    The words are those of numpy's PCG64 in order (s <- M s + inc, output :func:`xsl_rr`), computed as
+    four interleaved chains s_{n+4} = M^4 s_n + (M^3 + M^2 + M + 1) inc so the CPU overlaps them.
+    """
+    inc_lo, inc_hi = sb[2], sb[3]
+    add_lo, add_hi = lcg128(inc_lo, inc_hi, _A4_LO, _A4_HI, np.uint64(0), np.uint64(0))
+    a_lo, a_hi = lcg128(sb[0], sb[1], _M_LO, _M_HI, inc_lo, inc_hi)
+    b_lo, b_hi = lcg128(a_lo, a_hi, _M_LO, _M_HI, inc_lo, inc_hi)
+    c_lo, c_hi = lcg128(b_lo, b_hi, _M_LO, _M_HI, inc_lo, inc_hi)
+    d_lo, d_hi = lcg128(c_lo, c_hi, _M_LO, _M_HI, inc_lo, inc_hi)
+    for i in range(5, STREAM, 4):
+        sb[i] = xsl_rr(a_lo, a_hi)
+        sb[i + 1] = xsl_rr(b_lo, b_hi)
+        sb[i + 2] = xsl_rr(c_lo, c_hi)
+        sb[i + 3] = xsl_rr(d_lo, d_hi)
+        sb[0], sb[1] = d_lo, d_hi
+        a_lo, a_hi = lcg128(a_lo, a_hi, _M4_LO, _M4_HI, add_lo, add_hi)
+        b_lo, b_hi = lcg128(b_lo, b_hi, _M4_LO, _M4_HI, add_lo, add_hi)
+        c_lo, c_hi = lcg128(c_lo, c_hi, _M4_LO, _M4_HI, add_lo, add_hi)
+        d_lo, d_hi = lcg128(d_lo, d_hi, _M4_LO, _M4_HI, add_lo, add_hi)
+    sb[4] = 0
 
 
 @njit(inline="always")
@@ -179,45 +216,65 @@ def to_double(word):
     return (word >> np.uint64(11)) * TWO_M53
 
 
-@njit(inline="always")
-def standard_exponential(lo, hi, inc_lo, inc_hi):
-    """(x, sign, lo, hi): numpy's ziggurat ``standard_exponential`` on the stream, plus a fair sign bit.
+# The hot loops read pool words inline: ``if i >= POOL: refill(sb); i = 0`` then ``w = sb[5 + i]``.
+# (An inlined helper that itself calls ``refill`` would make numba reference-count ``sb`` per word.)
 
-    x equals ``rng.standard_exponential()`` for the same state. ``sign`` (0 or 1) is bit 0 of the
-    accepted word, which the ziggurat discards (it reads bits 3..63 only): independent of x.
+
+@njit(inline="always")
+def ziggurat(word):
+    """(x, accepted): the fast path of numpy's ziggurat ``standard_exponential`` on one word."""
+    ri = word >> np.uint64(3)
+    idx = ri & np.uint64(0xFF)
+    ri >>= np.uint64(8)
+    return ri * we_double[idx], ri < ke_double[idx]
+
+
+@njit(cache=True, nogil=True)
+def exponential_tail(sb, i, word):
+    """(x, word, i): numpy's ziggurat after its fast path rejected ``word``; pool index i.
+
+    Returns the exponential, the word finally accepted (bit 0 of it, unread by the ziggurat, is a
+    fair sign independent of x) and the next pool index.
     """
     while True:
-        word, lo, hi = pcg64_next(lo, hi, inc_lo, inc_hi)
         ri = word >> np.uint64(3)
         idx = ri & np.uint64(0xFF)
-        ri >>= np.uint64(8)
-        x = ri * we_double[idx]
-        if ri < ke_double[idx]:
-            return x, word & np.uint64(1), lo, hi
-        v, lo, hi = pcg64_next(lo, hi, inc_lo, inc_hi)
+        x = (ri >> np.uint64(8)) * we_double[idx]
+        if i >= POOL:
+            refill(sb)
+            i = 0
+        v = to_double(sb[5 + i])
+        i += 1
         if idx == 0:
-            return ziggurat_exp_r - math.log1p(-to_double(v)), word & np.uint64(1), lo, hi
-        if (fe_double[idx - 1] - fe_double[idx]) * to_double(v) + fe_double[idx] < math.exp(-x):
-            return x, word & np.uint64(1), lo, hi
+            return ziggurat_exp_r - math.log1p(-v), word, i
+        if (fe_double[idx - 1] - fe_double[idx]) * v + fe_double[idx] < math.exp(-x):
+            return x, word, i
+        if i >= POOL:
+            refill(sb)
+            i = 0
+        word = sb[5 + i]
+        i += 1
+        x, ok = ziggurat(word)
+        if ok:
+            return x, word, i
 
 
-@njit(inline="always")
-def next_word(st):
-    """Next 64-bit word of the stream ``st`` (uint64[4], advanced in place)."""
-    word, st[0], st[1] = pcg64_next(st[0], st[1], st[2], st[3])
-    return word
-
-
-@njit(inline="always")
-def uniform_int(st, m):
-    """Uniform integer in [0, m) for m >= 1, exactly (masked rejection on the stream ``st``)."""
+@njit(cache=True, nogil=True)
+def uniform_int(sb, m):
+    """Uniform integer in [0, m) for m >= 1 from stream ``sb``, exactly (masked rejection)."""
     mask = np.uint64(m - 1)
     for s in (1, 2, 4, 8, 16, 32):
         mask |= mask >> np.uint64(s)
+    i = np.int64(sb[4])
     while True:
-        x = next_word(st) & mask
+        if i >= POOL:
+            refill(sb)
+            i = 0
+        x = sb[5 + i] & mask
+        i += 1
         if x < np.uint64(m):
-            return int(x)
+            sb[4] = i
+            return np.int64(x)
 
 
 @njit(cache=True, nogil=True)
@@ -234,81 +291,157 @@ def critical_chunks(means):
 
 
 @njit(inline="always")
-def _decider(crit, c, lo, hi, inc_lo, inc_hi):
-    """(u, lo, hi) for 16-bit chunk c: (c + 1/2)/2^16, or (c + V)/2^16 with a fresh uniform V if critical."""
-    if (crit[c >> 6] >> np.uint64(c & 63)) & np.uint64(1):
-        v, lo, hi = pcg64_next(lo, hi, inc_lo, inc_hi)
-        return (c + to_double(v)) * (1.0 / 65536.0), lo, hi
-    return (c + 0.5) * (1.0 / 65536.0), lo, hi
+def is_critical(crit, c):
+    """True if 16-bit chunk c does not decide every comparison U < p_i (see :func:`critical_chunks`)."""
+    return (crit[c >> 6] >> np.uint64(c & 63)) & np.uint64(1) != 0
 
 
 @njit(cache=True, nogil=True)
-def fill_draws(st, crit, scale, u, eta):
-    """Fill one block: ``u[j]`` decides step j's Bernoulli reward (U < p), ``eta[j]`` is Lap(scale).
+def fill_draws(sb, crit, scale, u, eta):
+    """Fill one block from stream ``sb``: ``u[j]`` decides step j's Bernoulli reward (U < p), ``eta[j]``
+    is Lap(scale).
 
     Each word gives 53 random bits (those of ``next_double``): three 16-bit chunks c (one per step)
     and three sign bits. u = (c + 1/2)/2^16 when c decides every comparison U < p_i, else (c + V)/2^16
     with a fresh uniform V, so P(u < p_i) = p_i as for a 53-bit uniform. eta = sign * scale * E with
-    E from :func:`standard_exponential`: exactly Lap(scale). ``u.size`` must be a multiple of 3.
-    Draw for draw the same as the Generator methods ``random()`` and ``standard_exponential()``.
+    E numpy's ziggurat exponential: exactly Lap(scale). ``u.size`` must be a multiple of 3.
+    Word for word the same draws as the Generator methods ``random()`` and ``standard_exponential()``.
     """
-    lo, hi, inc_lo, inc_hi = st[0], st[1], st[2], st[3]
+    i = np.int64(sb[4])
     for j in range(0, u.size, 3):
-        word, lo, hi = pcg64_next(lo, hi, inc_lo, inc_hi)
-        word >>= np.uint64(11)
+        if i >= POOL:
+            refill(sb)
+            i = 0
+        bits = sb[5 + i] >> np.uint64(11)
+        i += 1
         for q in range(3):
-            c = int((word >> np.uint64(16 * q)) & np.uint64(0xFFFF))
-            u[j + q], lo, hi = _decider(crit, c, lo, hi, inc_lo, inc_hi)
-            e, _, lo, hi = standard_exponential(lo, hi, inc_lo, inc_hi)
+            c = int((bits >> np.uint64(16 * q)) & np.uint64(0xFFFF))
+            if is_critical(crit, c):
+                if i >= POOL:
+                    refill(sb)
+                    i = 0
+                u[j + q] = (c + to_double(sb[5 + i])) * (1.0 / 65536.0)
+                i += 1
+            else:
+                u[j + q] = (c + 0.5) * (1.0 / 65536.0)
+            if i >= POOL:
+                refill(sb)
+                i = 0
+            word = sb[5 + i]
+            i += 1
+            e, ok = ziggurat(word)
+            if not ok:
+                e, word, i = exponential_tail(sb, i, word)
             x = scale * e
-            eta[j + q] = -x if (word >> np.uint64(48 + q)) & np.uint64(1) else x
-    st[0], st[1] = lo, hi
+            eta[j + q] = -x if (bits >> np.uint64(48 + q)) & np.uint64(1) else x
+    sb[4] = i
 
 
 @njit(cache=True, nogil=True)
-def fill_uniforms(st, crit, u):
+def fill_uniforms(sb, crit, u):
     """Fill ``u`` with Bernoulli deciders as :func:`fill_draws` does (three steps per word, no noise)."""
-    lo, hi, inc_lo, inc_hi = st[0], st[1], st[2], st[3]
+    i = np.int64(sb[4])
     for j in range(0, u.size, 3):
-        word, lo, hi = pcg64_next(lo, hi, inc_lo, inc_hi)
-        word >>= np.uint64(11)
+        if i >= POOL:
+            refill(sb)
+            i = 0
+        bits = sb[5 + i] >> np.uint64(11)
+        i += 1
         for q in range(3):
-            c = int((word >> np.uint64(16 * q)) & np.uint64(0xFFFF))
-            u[j + q], lo, hi = _decider(crit, c, lo, hi, inc_lo, inc_hi)
-    st[0], st[1] = lo, hi
+            c = int((bits >> np.uint64(16 * q)) & np.uint64(0xFFFF))
+            if is_critical(crit, c):
+                if i >= POOL:
+                    refill(sb)
+                    i = 0
+                u[j + q] = (c + to_double(sb[5 + i])) * (1.0 / 65536.0)
+                i += 1
+            else:
+                u[j + q] = (c + 0.5) * (1.0 / 65536.0)
+    sb[4] = i
 
 
 @njit(cache=True, nogil=True)
-def fill_laplace(st, eta):
-    """Fill ``eta`` with standard Laplace draws: a fair sign times :func:`standard_exponential` (exact)."""
-    lo, hi, inc_lo, inc_hi = st[0], st[1], st[2], st[3]
+def fill_laplace(sb, scale, eta):
+    """Fill ``eta`` with Lap(scale) draws: a fair sign times ``scale`` times numpy's ziggurat exponential."""
+    i = np.int64(sb[4])
     for j in range(eta.size):
-        e, sign, lo, hi = standard_exponential(lo, hi, inc_lo, inc_hi)
-        eta[j] = -e if sign else e
-    st[0], st[1] = lo, hi
+        if i >= POOL:
+            refill(sb)
+            i = 0
+        word = sb[5 + i]
+        i += 1
+        e, ok = ziggurat(word)
+        if not ok:
+            e, word, i = exponential_tail(sb, i, word)
+        x = scale * e
+        eta[j] = -x if word & np.uint64(1) else x
+    sb[4] = i
 
 
 SERIES_FROM = 1 << 16  # first block start at which sqrt(2 ln t) uses the log1p series
 
 
 @njit(cache=True, fastmath={"contract"})
-def fill_sqrt_log(g, t0):
-    """g[j] = sqrt(2 ln(t0 + j)) for t0 >= 1; libm ``log`` per step while t0 < 2^16, else one per block.
+def fill_log(out, t0):
+    """out[j] = ln(t0 + j) for t0 >= 1; libm ``log`` per step while t0 < 2^16, else one per block.
 
     From t0 >= 2^16 on: ln(t0 + j) = ln t0 + ln(1 + d), d = j/t0 < 2^-7 for blocks up to 512, with the
     series of ln(1 + d) summed to d^8/8 (next term < 2e-20, below one ulp of ln t; the loop vectorises).
     """
     if t0 < SERIES_FROM:
-        for j in range(g.size):
-            g[j] = math.sqrt(2.0 * math.log(t0 + j))
+        for j in range(out.size):
+            out[j] = math.log(t0 + j)
         return
     base = math.log(t0)
     inv = 1.0 / t0
-    for j in range(g.size):
+    for j in range(out.size):
         d = j * inv
-        p = d * (1.0 + d * (-0.5 + d * (1.0 / 3.0 + d * (-0.25 + d * (0.2 + d * (
+        out[j] = base + d * (1.0 + d * (-0.5 + d * (1.0 / 3.0 + d * (-0.25 + d * (0.2 + d * (
             -1.0 / 6.0 + d * (1.0 / 7.0 + d * -0.125)))))))
-        g[j] = math.sqrt(2.0 * (base + p))
+
+
+@njit(cache=True)
+def fill_sqrt_log(g, t0):
+    """g[j] = sqrt(2 ln(t0 + j)) with ln from :func:`fill_log` (within one ulp of libm)."""
+    fill_log(g, t0)
+    for j in range(g.size):
+        g[j] = math.sqrt(2.0 * g[j])
+
+
+# ---------------------------------------------------------------------------------------------
+# Counters' noise processes (the noise part of a release; release = true running sum + noise)
+
+
+@njit(cache=True, inline="always")
+def tree_noise_step(levels, base, m, eta):
+    """Insert the m-th element (m >= 1) of a binary-tree counter's noise process; O(1).
+
+    ``levels[j]`` holds the release noise right after the last node at level j was completed
+    (``levels[64]`` stays 0). ``base`` = levels[ctz(m & (m-1))] is the noise of the nodes of m above
+    level ctz(m); the node completed now gets noise ``eta``, so the release noise of m is base + eta.
+    Returns the ``base`` of insertion m + 1. The same process as ``mechanisms.tree_noise_insert``.
+    """
+    levels[_U(trailing_zeros(m))] = base + eta
+    return levels[_U(trailing_zeros(m & (m + 1)))]
+
+
+@njit(cache=True, inline="always")
+def hybrid_noise_step(levels, state, tau, eta, log_scale, node_scale):
+    """Release noise of a hybrid counter after insertion tau >= 1, from one standard Laplace ``eta``.
+
+    The process of ``mechanisms.hybrid_noise_insert``: at tau = 2^k the logarithmic part adds
+    Lap(log_scale) (state[0]) and a fresh binary tree starts; insertion 2^k + m (0 < m < 2^k) is
+    insertion m of that tree with node noise Lap(k node_scale). state[1] is the tree's ``base``
+    (:func:`tree_noise_step`), ``levels`` its levels (stale entries of older trees are never read).
+    """
+    if tau & (tau - 1) == 0:
+        state[0] += log_scale * eta
+        state[1] = 0.0
+        return state[0]
+    k = 63 - leading_zeros(tau)
+    m = tau - (1 << k)
+    state[1] = tree_noise_step(levels, state[1], m, k * node_scale * eta)
+    return state[0] + levels[_U(trailing_zeros(m))]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,6 +495,61 @@ def chunk_max(typingctx, c, d, g, o):
     return sig, codegen
 
 
+@njit(cache=True, fastmath={"contract"})
+def pick(x, i, y, j):
+    """(value, index) of the larger of (x, i) and (y, j); the first on ties."""
+    up = y > x
+    return (y if up else x), (j if up else i)
+
+
+@intrinsic
+def fma(typingctx, x, y, z):
+    """x * y + z rounded once (``llvm.fma``), as in :func:`chunk_max`."""
+    f64 = types.float64
+    sig = f64(f64, f64, f64)
+
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.DoubleType(), [ir.DoubleType()] * 3),
+                                            "llvm.fma.f64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@njit(cache=True, fastmath={"contract"})
+def tree8(c, d, g, o):
+    """(max, lowest-index argmax) of fma(g, d, c) over arms o .. o+7: a tree of comparisons (short chain)."""
+    o1, o2, o3, o4, o5, o6, o7 = o + _U(1), o + _U(2), o + _U(3), o + _U(4), o + _U(5), o + _U(6), o + _U(7)
+    x0, i0 = pick(fma(g, d[o], c[o]), o, fma(g, d[o1], c[o1]), o1)
+    x1, i1 = pick(fma(g, d[o2], c[o2]), o2, fma(g, d[o3], c[o3]), o3)
+    x2, i2 = pick(fma(g, d[o4], c[o4]), o4, fma(g, d[o5], c[o5]), o5)
+    x3, i3 = pick(fma(g, d[o6], c[o6]), o6, fma(g, d[o7], c[o7]), o7)
+    x0, i0 = pick(x0, i0, x1, i1)
+    x2, i2 = pick(x2, i2, x3, i3)
+    return pick(x0, i0, x2, i2)
+
+
+@njit(cache=True, fastmath={"contract"}, inline="always")
+def first_max(c, d, g, kp, simd):
+    """(max, lowest-index argmax) of fma(g, d, c) over ``kp`` (a multiple of 8) padded arms.
+
+    ``simd``: vector chunks (few instructions, long latency: for several runs in flight), else
+    scalar trees (more instructions, shorter latency). Both give the same result.
+    """
+    if simd:
+        best, mask = chunk_max(c, d, g, _U(0))
+        a = _U(trailing_zeros(mask))
+        for o in range(CHUNK, kp, CHUNK):
+            m, mask = chunk_max(c, d, g, _U(o))
+            best, a = pick(best, a, m, _U(o) + _U(trailing_zeros(mask)))
+        return best, a
+    best, a = tree8(c, d, g, _U(0))
+    for o in range(CHUNK, kp, CHUNK):
+        m, i = tree8(c, d, g, _U(o))
+        best, a = pick(best, a, m, i)
+    return best, a
+
+
 @intrinsic
 def popcount(typingctx, x):
     """Number of set bits of a uint64 (``llvm.ctpop``)."""
@@ -371,3 +559,58 @@ def popcount(typingctx, x):
         return builder.ctpop(args[0])
 
     return sig, codegen
+
+
+@njit(cache=True, fastmath={"contract"}, inline="always")
+def count_max(c, d, g, kp, best, simd):
+    """Number of padded arms i with fma(g, d[i], c[i]) == best (``simd`` as in :func:`first_max`)."""
+    count = 0
+    if simd:
+        for o in range(0, kp, CHUNK):
+            m, mask = chunk_max(c, d, g, _U(o))
+            count += np.int64(popcount(mask)) if m == best else 0
+        return count
+    for i in range(kp):
+        count += fma(g, d[_U(i)], c[_U(i)]) == best
+    return count
+
+
+@njit(cache=True, fastmath={"contract"})
+def nth_max(c, d, g, kp, best, n):
+    """Index of the n-th (0-based, in index order) arm i with fma(g, d[i], c[i]) == best."""
+    for o in range(0, kp, CHUNK):
+        m, mask = chunk_max(c, d, g, _U(o))
+        if m == best:
+            for i in range(CHUNK):
+                if (mask >> np.uint64(i)) & np.uint64(1):
+                    if n == 0:
+                        return _U(o + i)
+                    n -= 1
+    return _U(kp)  # not reached when n < count_max(...)
+
+
+@njit(cache=True, fastmath={"contract"}, inline="always")
+def best_arm(c, d, g, kp, random_ties):
+    """(max, lowest-index argmax, number of maximisers or 1 if not ``random_ties``) of fma(g, d, c)."""
+    best, a = first_max(c, d, g, kp, False)
+    return best, a, (count_max(c, d, g, kp, best, False) if random_ties else 1)
+
+
+@njit(cache=True, nogil=True)
+def resolve_tie(c, d, g, kp, best, m, sb, picks, pc, replay):
+    """(arm, pc): one of the m > 1 maximisers, uniformly: the ``picks[pc]``-th if ``replay`` (then pc
+    advances), else by :func:`uniform_int` from stream ``sb``."""
+    if replay:
+        if pc >= picks.size:
+            raise IndexError("replayed tie picks exhausted")
+        return nth_max(c, d, g, kp, best, picks[pc]), pc + 1
+    return nth_max(c, d, g, kp, best, uniform_int(sb, m)), pc
+
+
+@njit(cache=True)
+def padded_index(k):
+    """(c, d) arrays for ``padded(k)`` arms: the padding arms have c = -inf, d = 0 and never win."""
+    kp = padded(k)
+    c = np.zeros(kp)
+    c[k:] = -np.inf
+    return c, np.zeros(kp)

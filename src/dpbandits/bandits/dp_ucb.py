@@ -14,15 +14,16 @@ process itself, never fresh or frozen noise. Speed comes from exact re-organisat
 
 * index = c_i + sqrt(2 ln t) d_i with c_i = (O_i + Gamma)/n_i and d_i = n_i^-1/2 updated for the
   pulled arm only (1/(n+1) and (n+1)^-1/2 are prepared one pull ahead, off the critical path);
-* tree noise in O(1) without loops (:func:`tree_noise_step`): insertion n gets the release noise of
-  n & (n-1) (the nodes of n above level ctz(n)) plus the new node's eta, the same process as
+* tree noise in O(1) without loops (``_kernels.tree_noise_step``): insertion n gets the release
+  noise of n & (n-1) (the nodes of n above level ctz(n)) plus the new node's eta, the same process as
   ``mechanisms.tree_noise_insert``;
 * random draws in blocks of ``BLOCK`` steps from the run's PCG64 stream, inline
   (``_kernels.fill_draws``): an exact Bernoulli from 16 random bits (refined with a fresh uniform
   when the bits do not decide), and an exactly Laplace-distributed node noise as a random sign
   times numpy's ziggurat exponential;
 * sqrt(2 ln t) for a block from one ``log`` per block (``_kernels.fill_sqrt_log``, within one ulp);
-* the argmax in SIMD over chunks of 8 arms (``_kernels.chunk_max``), lowest index on ties;
+* the argmax over the arms padded to a multiple of 8 (``_kernels.first_max``: SIMD chunks when several
+  runs are in flight, else a scalar tree), lowest index on ties;
 * up to ``LANES`` independent runs advanced in lockstep by one loop (:func:`dp_ucb_batch`), so the
   CPU overlaps their dependency chains (argmax -> reward -> index update). Each run keeps its own
   generator, draws and state: a run's result is the same alone or in any batch.
@@ -37,26 +38,26 @@ import math
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..mechanisms import tree_levels
 from ..registry import Algorithm, OptionalProbability, Param, register, sources
 from ._kernels import (
     CHUNK,
-    chunk_max,
     critical_chunks,
     fill_draws,
     fill_sqrt_log,
+    first_max,
+    new_streams,
     padded,
     resolve_beta,
     set_streams_state,
-    streams_state,
+    tree_noise_step,
 )
 
 GAMMA_LOGS = ("e", "2")
 GAMMA_DENOMINATORS = ("eps", "2")
 BLOCK = 384  # steps per block of random draws: a multiple of 3 (three steps per 53-bit uniform)
-LANES = 4  # runs advanced in lockstep by one kernel loop
+LANES = 3  # runs advanced in lockstep by one kernel loop
 _FASTMATH = {"contract"}  # fused multiply-add only; no reassociation
 _U = np.uintp  # unsigned indices: no negative-index wraparound code
 
@@ -82,32 +83,6 @@ def node_scale(horizon: int, epsilon: float) -> float:
     return tree_levels(horizon) / epsilon
 
 
-@njit(cache=True, inline="always")
-def tree_noise_step(levels, base, m, eta):
-    """Insert the m-th element (m >= 1) of a binary-tree counter's noise process; O(1).
-
-    ``levels[j]`` holds the release noise right after the last node at level j was completed
-    (``levels[64]`` stays 0). ``base`` = levels[ctz(m & (m-1))] is the noise of the nodes of m above
-    level ctz(m); the node completed now gets noise ``eta``, so the release noise of m is base + eta.
-    Returns the ``base`` of insertion m + 1.
-    """
-    levels[_U(trailing_zeros(m))] = base + eta
-    return levels[_U(trailing_zeros(m & (m + 1)))]
-
-
-@njit(cache=True, inline="always")
-def _argmax(c, d, g, kp):
-    """Lowest-index argmax of fma(g, d, c) over the ``kp`` (multiple of 8) padded arms."""
-    best, mask = chunk_max(c, d, g, _U(0))
-    a = _U(trailing_zeros(mask))
-    for o in range(CHUNK, kp, CHUNK):
-        m, mask = chunk_max(c, d, g, _U(o))
-        up = m > best
-        best = m if up else best
-        a = _U(o) + _U(trailing_zeros(mask)) if up else a
-    return a
-
-
 @njit(cache=True, fastmath=_FASTMATH, inline="always")
 def _pull(c, d, row, levels, count, a, u, e, means, gamma):
     """Pull arm ``a`` of one run with reward decider ``u`` and node noise ``e``; return the reward.
@@ -131,7 +106,7 @@ def _pull(c, d, row, levels, count, a, u, e, means, gamma):
 
 @njit(cache=True, fastmath=_FASTMATH, error_model="numpy")
 def _steps(j0, j1, t, nl, u, eta, g, means, gap, gamma, cd, arm, n, zt, acc):
-    """Steps t .. t + (j1 - j0) - 1 of runs (lanes) 0 .. nl-1 <= 3 on draws u[l, j0:j1], eta[l, j0:j1].
+    """Steps t .. t + (j1 - j0) - 1 of runs (lanes) 0 .. nl-1 <= 2 on draws u[l, j0:j1], eta[l, j0:j1].
 
     The lanes' arrays are independent; writing each lane out (no loop over lanes) lets the CPU
     overlap their argmax -> reward -> update chains. State (see :func:`_new_state`): cd[l] = (c, d)
@@ -140,20 +115,19 @@ def _steps(j0, j1, t, nl, u, eta, g, means, gap, gamma, cd, arm, n, zt, acc):
     """
     k = means.size
     kp = cd.shape[2]
-    c0, d0, c1, d1 = cd[0, 0], cd[0, 1], cd[1, 0], cd[1, 1]
-    c2, d2, c3, d3 = cd[2, 0], cd[2, 1], cd[3, 0], cd[3, 1]
-    reg0, reg1, reg2, reg3 = acc[0, 0], acc[1, 0], acc[2, 0], acc[3, 0]
-    tot0, tot1, tot2, tot3 = acc[0, 1], acc[1, 1], acc[2, 1], acc[3, 1]
+    simd = nl > 2 or (nl > 1 and kp > CHUNK)  # SIMD argmax pays off with several chains in flight
+    c0, d0, c1, d1, c2, d2 = cd[0, 0], cd[0, 1], cd[1, 0], cd[1, 1], cd[2, 0], cd[2, 1]
+    reg0, reg1, reg2 = acc[0, 0], acc[1, 0], acc[2, 0]
+    tot0, tot1, tot2 = acc[0, 1], acc[1, 1], acc[2, 1]
     for j in range(j0, j1):
         jj = _U(j)
         gj = g[jj]
         if t <= k:
-            a0 = a1 = a2 = a3 = _U(t - 1)
+            a0 = a1 = a2 = _U(t - 1)
         else:
-            a0 = _argmax(c0, d0, gj, kp)
-            a1 = _argmax(c1, d1, gj, kp) if nl > 1 else _U(0)
-            a2 = _argmax(c2, d2, gj, kp) if nl > 2 else _U(0)
-            a3 = _argmax(c3, d3, gj, kp) if nl > 3 else _U(0)
+            a0 = first_max(c0, d0, gj, kp, simd)[1]
+            a1 = first_max(c1, d1, gj, kp, simd)[1] if nl > 1 else _U(0)
+            a2 = first_max(c2, d2, gj, kp, simd)[1] if nl > 2 else _U(0)
         tot0 += _pull(c0, d0, arm[0, a0], zt[0, a0], n[0], a0, u[0, jj], eta[0, jj], means, gamma)
         reg0 += gap[a0]
         if nl > 1:
@@ -162,12 +136,9 @@ def _steps(j0, j1, t, nl, u, eta, g, means, gap, gamma, cd, arm, n, zt, acc):
         if nl > 2:
             tot2 += _pull(c2, d2, arm[2, a2], zt[2, a2], n[2], a2, u[2, jj], eta[2, jj], means, gamma)
             reg2 += gap[a2]
-        if nl > 3:
-            tot3 += _pull(c3, d3, arm[3, a3], zt[3, a3], n[3], a3, u[3, jj], eta[3, jj], means, gamma)
-            reg3 += gap[a3]
         t += 1
-    acc[0, 0], acc[1, 0], acc[2, 0], acc[3, 0] = reg0, reg1, reg2, reg3
-    acc[0, 1], acc[1, 1], acc[2, 1], acc[3, 1] = tot0, tot1, tot2, tot3
+    acc[0, 0], acc[1, 0], acc[2, 0] = reg0, reg1, reg2
+    acc[0, 1], acc[1, 1], acc[2, 1] = tot0, tot1, tot2
     return t
 
 
@@ -175,7 +146,7 @@ def _steps(j0, j1, t, nl, u, eta, g, means, gap, gamma, cd, arm, n, zt, acc):
 def _new_state(k, gamma):
     """Initial (cd, arm, n, zt, acc) of ``LANES`` runs: no pulls, w = Gamma, 1/(n+1) = (n+1)^-1/2 = 1."""
     cd = np.zeros((LANES, 2, padded(k)))
-    cd[:, 0, k:] = -np.inf  # padding arms never win
+    cd[:, 0, k:] = -np.inf  # padding arms never win (see _kernels.padded_index)
     arm = np.zeros((LANES, k, 8))
     arm[:, :, 0] = gamma
     arm[:, :, 1] = 1.0
@@ -229,7 +200,7 @@ def _run_lanes(means, horizon, gamma, scale, checkpoints, streams, out, pulls, t
 def dp_ucb_batch(means, horizon, gamma, scale, checkpoints, streams):
     """Runs of DP-UCB with bonus ``gamma`` and node noise Lap(``scale``), one per PCG64 stream.
 
-    ``streams`` is uint64[R, 4] (``_kernels.streams_state``), advanced in place. Runs go in groups of
+    ``streams`` is uint64[R, STREAM] (``_kernels.new_streams``), advanced in place. Runs go in groups of
     at most ``LANES`` advanced in lockstep; run r's result depends only on streams[r].
     Returns (regret[R, C], pulls[R, K], reward_sum[R]).
     """
@@ -269,12 +240,12 @@ def dp_ucb_on_draws(means, gamma, u, eta, checkpoints):
 
 
 def run_batch(means, horizon, epsilon, checkpoints, rngs, params):
-    """Runs of DP-UCB, one per Generator (advanced as by the draws); see :func:`dp_ucb_batch`."""
+    """Runs of DP-UCB, one per Generator (each advanced past the words its run pooled); see :func:`dp_ucb_batch`."""
     beta = resolve_beta(params["beta"], horizon)
     gamma = gamma_bonus(means.size, horizon, epsilon, beta, params["gamma_log"], params["gamma_denominator"])
-    st = streams_state(rngs)
-    out = dp_ucb_batch(means, horizon, gamma, node_scale(horizon, epsilon), checkpoints, st)
-    set_streams_state(rngs, st)
+    streams = new_streams(rngs)
+    out = dp_ucb_batch(means, horizon, gamma, node_scale(horizon, epsilon), checkpoints, streams)
+    set_streams_state(rngs, streams)
     return out
 
 

@@ -3,6 +3,12 @@
 Index (resolution R1): y_a/n_a + sqrt(2 ln t / n_a) + nu_a/n_a, with
 nu_a = (4 sqrt(8)/eps) ln t (1 + log2 max(n'_a, 1)), n'_a = n_a - 2^floor(log2 n_a)  (R2, R3).
 Only the pulled arm's counter advances.
+
+Fast kernel (exact re-organisation): index_i = A_i + h(t) B_i + sqrt(2 ln t) d_i where only the
+pulled arm's A = y/n, B = nu/(n h(t)) and d = n^-1/2 change, h(t) = ln t (ln(4 t^4) for
+``tr_ln_n``); the hybrid counter's noise process in O(1) per insertion (``_kernels.hybrid_noise_step``);
+reward deciders and standard Laplace noise in blocks from the run's inline PCG64 stream; tie picks
+only when ties occur. :func:`dp_ucb_bound_on_draws` runs the same loop on given draws.
 """
 
 from __future__ import annotations
@@ -11,73 +17,138 @@ import math
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros
 
-from ..mechanisms import hybrid_noise_insert
 from ..registry import Algorithm, Param, register, sources
-from ._kernels import argmax_ties, bernoulli, record
+from ._kernels import (
+    best_arm,
+    critical_chunks,
+    fill_laplace,
+    fill_log,
+    fill_uniforms,
+    hybrid_noise_step,
+    new_streams,
+    padded_index,
+    resolve_tie,
+    set_streams_state,
+)
 from .ucb import TIE_BREAK
 
 NU_FORMS = ("paper_nprime", "tr_ln_n", "log2_n")
 HYBRID_SPLIT = Param("half", ("half", "none"), doc="[CHOICE] eps/2 to each part of the hybrid counter (R12)")
+BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
 
 
 @njit(cache=True, inline="always")
-def nu_factor(n, t, nu_form):
-    """nu_a * eps for pull count n at step t (nu_form: 0 paper_nprime, 1 tr_ln_n, 2 log2_n)."""
+def nu_slope(n, nu_form):
+    """nu_a * eps / h(t) for pull count n >= 1 (nu_form: 0 paper_nprime, 1 tr_ln_n, 2 log2_n); see :func:`h_of`."""
     if nu_form == 0:
-        top = 1
-        while top * 2 <= n:
-            top *= 2
-        nprime = n - top
-        return 4.0 * math.sqrt(8.0) * math.log(t) * (1.0 + math.log2(max(nprime, 1)))
+        nprime = n - (1 << (63 - leading_zeros(n)))
+        return 4.0 * math.sqrt(8.0) * (1.0 + math.log2(max(nprime, 1)))
     if nu_form == 1:
-        return math.sqrt(8.0) * math.log(4.0 * float(t) ** 4) * (math.log(n) + 1.0)
-    return 4.0 * math.sqrt(8.0) * math.log(t) * (1.0 + math.log2(n))
+        return math.sqrt(8.0) * (math.log(n) + 1.0)
+    return 4.0 * math.sqrt(8.0) * (1.0 + math.log2(n))
 
 
-@njit(cache=True, nogil=True)
-def dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, rng, random_ties, split, bound_sqrt, nu_form):
+@njit(cache=True, inline="always")
+def h_of(lt, nu_form):
+    """The t-dependent factor of nu: ln t, or ln(4 t^4) = ln 4 + 4 ln t for ``tr_ln_n``."""
+    return math.log(4.0) + 4.0 * lt if nu_form == 1 else lt
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, random_ties, split, bound_sqrt, nu_form,
+                        sb, u, eta, picks, replay):
+    """One run. Returns (regret[C], pulls[K], reward_sum).
+
+    Draws from stream ``sb`` (``u``, ``eta``: scratch blocks of ``BLOCK``) unless ``replay``: then step
+    t's reward decider is u[t-1], the counters' standard Laplace draws are eta in order and the tie
+    picks are ``picks`` in order.
+    """
     k = means.size
     gap = means.max() - means
+    crit = critical_chunks(means)
+    scale = split / epsilon  # log_scale = node_scale of every hybrid counter
+    pa, pb = padded_index(k)  # A_i = y_i / n_i (pa) and B_i (pb)
+    pd = np.zeros(pa.size)  # d_i = n_i^-1/2
+    v = np.empty(pa.size)
+    zero = np.zeros(pa.size)
+    kp = pa.size
     s = np.zeros(k)
     n = np.zeros(k, dtype=np.int64)
-    noise = np.zeros(k)
-    nodes = np.zeros((k, 64))
+    levels = np.zeros((k, 65))
     state = np.zeros((k, 2))
-    index = np.empty(k)
+    lt = np.empty(BLOCK)
     out = np.empty(checkpoints.size)
     regret = 0.0
     total = 0.0
-    c = 0
+    ci = 0
+    pc = 0
+    ec = eta.size if not replay else 0
+    j = BLOCK
     for t in range(1, horizon + 1):
+        if j == BLOCK:
+            fill_log(lt, t)
+            if not replay:
+                fill_uniforms(sb, crit, u)
+            j = 0
         if t <= k:
-            a = t - 1
+            a = np.uintp(t - 1)
         else:
-            lt = math.log(t)
-            for i in range(k):
-                v = (s[i] + noise[i]) / n[i] + nu_factor(n[i], t, nu_form) / (epsilon * n[i])
-                if bound_sqrt:
-                    v += math.sqrt(2.0 * lt / n[i])
-                index[i] = v
-            a = argmax_ties(index, rng, random_ties)
-        r = bernoulli(rng, means[a])
-        s[a] += r
-        n[a] += 1
+            h = h_of(lt[j], nu_form)
+            g = math.sqrt(2.0 * lt[j]) if bound_sqrt else 0.0
+            for i in range(kp):
+                v[i] = pa[i] + h * pb[i] + g * pd[i]
+            best, a, m = best_arm(v, zero, 0.0, kp, random_ties)
+            if m > 1:
+                a, pc = resolve_tie(v, zero, 0.0, kp, best, m, sb, picks, pc, replay)
+        r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
+        if ec == eta.size:
+            if replay:
+                raise IndexError("replayed noise exhausted")
+            fill_laplace(sb, 1.0, eta)
+            ec = 0
+        na = n[a] + 1
+        n[a] = na
+        sa = s[a] + r
+        s[a] = sa
+        noise = hybrid_noise_step(levels[a], state[a], na, eta[ec], scale, scale)
+        ec += 1
+        pa[a] = (sa + noise) / na
+        pb[a] = nu_slope(na, nu_form) / (epsilon * na)
+        pd[a] = 1.0 / math.sqrt(na)
         total += r
-        noise[a] = hybrid_noise_insert(nodes[a], state[a], n[a], split / epsilon, split / epsilon, rng)
         regret += gap[a]
-        c = record(out, checkpoints, c, t, regret)
+        while ci < checkpoints.size and checkpoints[ci] == t:
+            out[ci] = regret
+            ci += 1
+        j += 1
     return out, n, total
 
 
+_NO_PICKS = np.zeros(0, dtype=np.int64)
+
+
+def _args(params):
+    return (params["tie_break"] == "random", 2.0 if params["hybrid_split"] == "half" else 1.0,
+            params["bound_sqrt"], NU_FORMS.index(params["nu_form"]))
+
+
+def dp_ucb_bound_on_draws(means, epsilon, checkpoints, params, u, eta, picks):
+    """The kernel on given draws (see :func:`dp_ucb_bound_kernel`); the horizon is ``u.size``."""
+    u = np.ascontiguousarray(u, dtype=np.float64)
+    return dp_ucb_bound_kernel(means, u.size, epsilon, checkpoints, *_args(params),
+                               new_streams([np.random.default_rng(0)])[0], u,
+                               np.ascontiguousarray(eta, dtype=np.float64), np.asarray(picks, dtype=np.int64),
+                               True)
+
+
 def run(means, horizon, epsilon, checkpoints, rng, params):
-    return dp_ucb_bound_kernel(
-        means, horizon, epsilon, checkpoints, rng,
-        params["tie_break"] == "random",
-        2.0 if params["hybrid_split"] == "half" else 1.0,
-        params["bound_sqrt"],
-        NU_FORMS.index(params["nu_form"]),
-    )
+    streams = new_streams([rng])
+    out = dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, *_args(params), streams[0],
+                              np.empty(BLOCK), np.empty(BLOCK), _NO_PICKS, False)
+    set_streams_state([rng], streams)
+    return out
 
 
 register(

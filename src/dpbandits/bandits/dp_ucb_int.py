@@ -5,6 +5,13 @@ interval f = ceil(1/eps'). Round robin for K f steps, then at the first decision
 f-th pull of an arm a fresh release  S/n + Lap(n^(v/2-1)) + sqrt(2 ln t / n)  (variant B,
 ``int_update="frozen"``). Ablations: ``literal`` (variant A: re-noise every step while n mod f == 0)
 and ``live_bonus`` (variant C: noisy mean frozen, bonus recomputed every step).
+
+Fast kernel (exact re-organisation): only an arm whose pull count changed can start a new interval,
+so after the first release each step checks only the arm pulled last (``literal`` checks all, as it
+re-noises every waiting arm); the argmax is recomputed only when an index changed, and tie picks are
+drawn (every step, as the algorithm does) only while several arms share the maximum; reward
+deciders and standard Laplace noise in blocks from the run's inline PCG64 stream.
+:func:`dp_ucb_int_on_draws` runs the same loop on given draws.
 """
 
 from __future__ import annotations
@@ -15,7 +22,17 @@ import numpy as np
 from numba import njit
 
 from ..registry import Algorithm, Param, register, sources
-from ._kernels import argmax_ties, bernoulli, record
+from ._kernels import (
+    best_arm,
+    critical_chunks,
+    fill_laplace,
+    fill_log,
+    fill_uniforms,
+    new_streams,
+    padded_index,
+    resolve_tie,
+    set_streams_state,
+)
 from .ucb import TIE_BREAK
 
 UPDATES = ("frozen", "literal", "live_bonus")
@@ -34,40 +51,81 @@ def input_epsilon(epsilon: float, delta: float, v: float = 1.1, log: str = "ln")
     return math.sqrt((big_l + 4.0 * epsilon) / (8.0 * z)) - math.sqrt(big_l / (8.0 * z))
 
 
-@njit(cache=True, nogil=True)
-def dp_ucb_int_kernel(means, horizon, f, v, checkpoints, rng, random_ties, update):
+BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def dp_ucb_int_kernel(means, horizon, f, v, checkpoints, random_ties, update, sb, u, eta, picks, replay):
+    """One run (update: 0 frozen, 1 literal, 2 live_bonus). Returns (regret[C], pulls[K], reward_sum).
+
+    Draws from stream ``sb`` (``u``, ``eta``: scratch blocks of ``BLOCK``) unless ``replay``: then step
+    t's reward decider is u[t-1], the releases' standard Laplace draws are eta in order and the tie
+    picks are ``picks`` in order.
+    """
     k = means.size
     gap = means.max() - means
+    crit = critical_chunks(means)
+    index, zero = padded_index(k)
+    kp = index.size
     s = np.zeros(k)
     n = np.zeros(k, dtype=np.int64)
+    phase = np.zeros(k, dtype=np.int64)  # n mod f
     last = np.zeros(k, dtype=np.int64)
     noisy_mean = np.zeros(k)
-    index = np.zeros(k)
-    out = np.empty(checkpoints.size)
     expo = v / 2.0 - 1.0
+    lt = np.empty(BLOCK)
+    out = np.empty(checkpoints.size)
     regret = 0.0
     total = 0.0
-    c = 0
+    ci = 0
+    pc = 0
+    ec = eta.size if not replay else 0
+    j = BLOCK
+    a = np.uintp(0)
+    best = 0.0
+    m = 1
     for t in range(1, horizon + 1):
+        if j == BLOCK:
+            fill_log(lt, t)
+            if not replay:
+                fill_uniforms(sb, crit, u)
+            j = 0
         if t <= k * f:
-            a = (t - 1) % k
+            a = np.uintp((t - 1) % k)
         else:
-            lt = 2.0 * math.log(t)
-            for i in range(k):
-                fresh = n[i] % f == 0 and (update == 1 or n[i] != last[i])
-                if fresh:
-                    noisy_mean[i] = s[i] / n[i] + rng.laplace(0.0, float(n[i]) ** expo)
+            lt2 = 2.0 * lt[j]
+            every = update == 1 or t == k * f + 1
+            changed = update == 2
+            for q in range(k if every else 1):
+                i = q if every else np.int64(a)  # a: the arm pulled last
+                if phase[i] == 0 and (update == 1 or n[i] != last[i]):
+                    if ec == eta.size:
+                        if replay:
+                            raise IndexError("replayed noise exhausted")
+                        fill_laplace(sb, 1.0, eta)
+                        ec = 0
+                    noisy_mean[i] = s[i] / n[i] + float(n[i]) ** expo * eta[ec]
+                    ec += 1
                     last[i] = n[i]
-                    index[i] = noisy_mean[i] + math.sqrt(lt / n[i])
-                elif update == 2:
-                    index[i] = noisy_mean[i] + math.sqrt(lt / n[i])
-            a = argmax_ties(index, rng, random_ties)
-        r = bernoulli(rng, means[a])
+                    index[i] = noisy_mean[i] + math.sqrt(lt2 / n[i])
+                    changed = True
+            if update == 2:  # every index gets the live bonus (the fresh ones: the same value again)
+                for i in range(k):
+                    index[i] = noisy_mean[i] + math.sqrt(lt2 / n[i])
+            if changed:
+                best, a, m = best_arm(index, zero, 0.0, kp, random_ties)
+            if m > 1:
+                a, pc = resolve_tie(index, zero, 0.0, kp, best, m, sb, picks, pc, replay)
+        r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
         s[a] += r
         n[a] += 1
+        phase[a] = phase[a] + 1 if phase[a] + 1 < f else 0
         total += r
         regret += gap[a]
-        c = record(out, checkpoints, c, t, regret)
+        while ci < checkpoints.size and checkpoints[ci] == t:
+            out[ci] = regret
+            ci += 1
+        j += 1
     return out, n, total
 
 
@@ -77,12 +135,26 @@ def interval(epsilon: float, params: dict) -> tuple[float, int]:
     return eps_in, math.ceil(1.0 / eps_in)
 
 
+_NO_PICKS = np.zeros(0, dtype=np.int64)
+
+
+def dp_ucb_int_on_draws(means, epsilon, checkpoints, params, u, eta, picks):
+    """The kernel on given draws (see :func:`dp_ucb_int_kernel`); the horizon is ``u.size``."""
+    _, f = interval(epsilon, params)
+    u = np.ascontiguousarray(u, dtype=np.float64)
+    return dp_ucb_int_kernel(means, u.size, f, params["v"], checkpoints, params["tie_break"] == "random",
+                             UPDATES.index(params["int_update"]), new_streams([np.random.default_rng(0)])[0], u,
+                             np.ascontiguousarray(eta, dtype=np.float64), np.asarray(picks, dtype=np.int64), True)
+
+
 def run(means, horizon, epsilon, checkpoints, rng, params):
     _, f = interval(epsilon, params)
-    return dp_ucb_int_kernel(
-        means, horizon, f, params["v"], checkpoints, rng,
-        params["tie_break"] == "random", UPDATES.index(params["int_update"]),
-    )
+    streams = new_streams([rng])
+    out = dp_ucb_int_kernel(means, horizon, f, params["v"], checkpoints, params["tie_break"] == "random",
+                            UPDATES.index(params["int_update"]), streams[0], np.empty(BLOCK), np.empty(BLOCK),
+                            _NO_PICKS, False)
+    set_streams_state([rng], streams)
+    return out
 
 
 register(

@@ -2,6 +2,12 @@
 
 Every arm's hybrid counter receives one item per step (the reward for the pulled arm, 0 for the
 others, also during the first K forced pulls, R4), so all counters share tau = t.
+
+Fast kernel (exact re-organisation): the K counters' noise processes advance together in O(1) each
+per step (``_kernels.hybrid_noise_step``, one standard Laplace draw per counter and step, drawn in
+blocks from the run's inline PCG64 stream); index_i = (S_i + noise_i)/n_i + sqrt(2 ln t) n_i^-1/2
+with 1/n_i and n_i^-1/2 updated for the pulled arm only; tie picks only when ties occur.
+:func:`dp_ucb_tossou_on_draws` runs the same loop on given draws.
 """
 
 from __future__ import annotations
@@ -11,51 +17,112 @@ import math
 import numpy as np
 from numba import njit
 
-from ..mechanisms import hybrid_noise_insert
 from ..registry import Algorithm, register, sources
-from ._kernels import argmax_ties, bernoulli, record
+from ._kernels import (
+    best_arm,
+    critical_chunks,
+    fill_laplace,
+    fill_sqrt_log,
+    fill_uniforms,
+    hybrid_noise_step,
+    new_streams,
+    padded_index,
+    resolve_tie,
+    set_streams_state,
+)
 from .dp_ucb_bound import HYBRID_SPLIT
 from .ucb import TIE_BREAK
 
+BLOCK = 384  # steps per block of draws and sqrt(2 ln t) (a multiple of 3)
 
-@njit(cache=True, nogil=True)
-def dp_ucb_tossou_kernel(means, horizon, epsilon, checkpoints, rng, random_ties, split):
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def dp_ucb_tossou_kernel(means, horizon, epsilon, checkpoints, random_ties, split, sb, u, eta, picks, replay):
+    """One run. Returns (regret[C], pulls[K], reward_sum).
+
+    Draws from stream ``sb`` (``u``: scratch block of ``BLOCK``, ``eta``: of K * ``BLOCK``) unless
+    ``replay``: then step t's reward decider is u[t-1], the counters' standard Laplace draws are eta in
+    order (arm by arm within a step) and the tie picks are ``picks`` in order.
+    """
     k = means.size
     gap = means.max() - means
+    crit = critical_chunks(means)
+    scale = split / epsilon  # log_scale = node_scale of every hybrid counter
+    v, pd = padded_index(k)  # index values, n_i^-1/2
+    zero = np.zeros(v.size)
+    kp = v.size
     s = np.zeros(k)
-    n = np.zeros(k, dtype=np.int64)
+    inv = np.zeros(k)  # 1/n_i
     noise = np.zeros(k)
-    nodes = np.zeros((k, 64))
+    n = np.zeros(k, dtype=np.int64)
+    levels = np.zeros((k, 65))
     state = np.zeros((k, 2))
-    index = np.empty(k)
+    g = np.empty(BLOCK)
     out = np.empty(checkpoints.size)
     regret = 0.0
     total = 0.0
-    c = 0
+    ci = 0
+    pc = 0
+    ec = eta.size if not replay else 0
+    j = BLOCK
     for t in range(1, horizon + 1):
+        if j == BLOCK:
+            fill_sqrt_log(g, t)
+            if not replay:
+                fill_uniforms(sb, crit, u)
+            j = 0
         if t <= k:
-            a = t - 1
+            a = np.uintp(t - 1)
         else:
-            lt = 2.0 * math.log(t)
+            gj = g[j]
             for i in range(k):
-                index[i] = (s[i] + noise[i]) / n[i] + math.sqrt(lt / n[i])
-            a = argmax_ties(index, rng, random_ties)
-        r = bernoulli(rng, means[a])
+                v[i] = (s[i] + noise[i]) * inv[i] + gj * pd[i]
+            best, a, m = best_arm(v, zero, 0.0, kp, random_ties)
+            if m > 1:
+                a, pc = resolve_tie(v, zero, 0.0, kp, best, m, sb, picks, pc, replay)
+        r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
         s[a] += r
-        n[a] += 1
-        total += r
+        na = n[a] + 1
+        n[a] = na
+        inv[a] = 1.0 / na
+        pd[a] = 1.0 / math.sqrt(na)
+        if ec + k > eta.size:
+            if replay:
+                raise IndexError("replayed noise exhausted")
+            fill_laplace(sb, 1.0, eta)
+            ec = 0
         for i in range(k):
-            noise[i] = hybrid_noise_insert(nodes[i], state[i], t, split / epsilon, split / epsilon, rng)
+            noise[i] = hybrid_noise_step(levels[i], state[i], t, eta[ec + i], scale, scale)
+        ec += k
+        total += r
         regret += gap[a]
-        c = record(out, checkpoints, c, t, regret)
+        while ci < checkpoints.size and checkpoints[ci] == t:
+            out[ci] = regret
+            ci += 1
+        j += 1
     return out, n, total
+
+
+_NO_PICKS = np.zeros(0, dtype=np.int64)
+
+
+def dp_ucb_tossou_on_draws(means, epsilon, checkpoints, params, u, eta, picks):
+    """The kernel on given draws (see :func:`dp_ucb_tossou_kernel`); the horizon is ``u.size``."""
+    u = np.ascontiguousarray(u, dtype=np.float64)
+    split = 2.0 if params["hybrid_split"] == "half" else 1.0
+    return dp_ucb_tossou_kernel(means, u.size, epsilon, checkpoints, params["tie_break"] == "random", split,
+                                new_streams([np.random.default_rng(0)])[0], u,
+                                np.ascontiguousarray(eta, dtype=np.float64), np.asarray(picks, dtype=np.int64),
+                                True)
 
 
 def run(means, horizon, epsilon, checkpoints, rng, params):
     split = 2.0 if params["hybrid_split"] == "half" else 1.0
-    return dp_ucb_tossou_kernel(
-        means, horizon, epsilon, checkpoints, rng, params["tie_break"] == "random", split
-    )
+    streams = new_streams([rng])
+    out = dp_ucb_tossou_kernel(means, horizon, epsilon, checkpoints, params["tie_break"] == "random", split,
+                               streams[0], np.empty(BLOCK), np.empty(means.size * BLOCK), _NO_PICKS, False)
+    set_streams_state([rng], streams)
+    return out
 
 
 register(

@@ -3,6 +3,12 @@
 One binary-tree counter per arm (D = floor(log2 T) + 1 levels, node noise Lap(D / eps_tree),
 eps_tree = eps/K by default), advancing on the arm's pulls; failure probability gamma_t = t^-4:
 index = y/n + sqrt(2 ln t / n) + c_t / n,  c_t = K (ln T)^2 (ln(K T ln T) + 4 ln t) / eps.
+
+Fast kernel (exact re-organisation): index_i = y_i/n_i + c_t/n_i + w(t) n_i^-1/2 with w(t) =
+sqrt(2 ln t) (or sqrt((ln 2 + 4 ln t)/2) for ``sqrt_term="hoeffding"``), only the pulled arm's terms
+recomputed; the tree noise in O(1) per insertion (``_kernels.tree_noise_step``); reward deciders and
+standard Laplace noise in blocks from the run's inline PCG64 stream; tie picks only when ties occur.
+:func:`private_ucb_on_draws` runs the same loop on given draws.
 """
 
 from __future__ import annotations
@@ -12,49 +18,100 @@ import math
 import numpy as np
 from numba import njit
 
-from ..mechanisms import tree_bits, tree_noise_insert
+from ..mechanisms import tree_bits
 from ..registry import Algorithm, Param, register, sources
-from ._kernels import argmax_ties, bernoulli, record
+from ._kernels import (
+    best_arm,
+    critical_chunks,
+    fill_laplace,
+    fill_log,
+    fill_uniforms,
+    new_streams,
+    padded_index,
+    resolve_tie,
+    set_streams_state,
+    tree_noise_step,
+)
 from .ucb import TIE_BREAK
 
+BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
 
-@njit(cache=True, nogil=True)
-def private_ucb_kernel(means, horizon, epsilon, node_scale, checkpoints, rng, random_ties, hoeffding):
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def private_ucb_kernel(means, horizon, epsilon, node_scale, checkpoints, random_ties, hoeffding,
+                       sb, u, eta, picks, replay):
+    """One run. Returns (regret[C], pulls[K], reward_sum).
+
+    Draws from stream ``sb`` (``u``, ``eta``: scratch blocks of ``BLOCK``) unless ``replay``: then step
+    t's reward decider is u[t-1], the trees' standard Laplace draws are eta in order and the tie picks
+    are ``picks`` in order.
+    """
     k = means.size
     gap = means.max() - means
+    crit = critical_chunks(means)
+    pa, pe = padded_index(k)  # y_i/n_i and 1/n_i
+    pd = np.zeros(pa.size)  # n_i^-1/2
+    v = np.empty(pa.size)
+    zero = np.zeros(pa.size)
+    kp = pa.size
     s = np.zeros(k)
     n = np.zeros(k, dtype=np.int64)
-    noise = np.zeros(k)
-    nodes = np.zeros((k, 64))
-    index = np.empty(k)
-    out = np.empty(checkpoints.size)
+    levels = np.zeros((k, 65))
+    base = np.zeros(k)
     ln_big_t = math.log(horizon)
     c0 = k * ln_big_t**2 / epsilon
-    base = math.log(k * horizon * ln_big_t)
+    big = math.log(k * horizon * ln_big_t)
+    lt = np.empty(BLOCK)
+    out = np.empty(checkpoints.size)
     regret = 0.0
     total = 0.0
-    c = 0
+    ci = 0
+    pc = 0
+    ec = eta.size if not replay else 0
+    j = BLOCK
     for t in range(1, horizon + 1):
+        if j == BLOCK:
+            fill_log(lt, t)
+            if not replay:
+                fill_uniforms(sb, crit, u)
+            j = 0
         if t <= k:
-            a = t - 1
+            a = np.uintp(t - 1)
         else:
-            lt = math.log(t)
-            ct = c0 * (base + 4.0 * lt)
-            for i in range(k):
-                if hoeffding:
-                    width = math.sqrt((math.log(2.0) + 4.0 * lt) / (2.0 * n[i]))
-                else:
-                    width = math.sqrt(2.0 * lt / n[i])
-                index[i] = (s[i] + noise[i]) / n[i] + width + ct / n[i]
-            a = argmax_ties(index, rng, random_ties)
-        r = bernoulli(rng, means[a])
-        s[a] += r
-        n[a] += 1
+            ct = c0 * (big + 4.0 * lt[j])
+            w = math.sqrt((math.log(2.0) + 4.0 * lt[j]) / 2.0) if hoeffding else math.sqrt(2.0 * lt[j])
+            for i in range(kp):
+                v[i] = pa[i] + ct * pe[i] + w * pd[i]
+            best, a, m = best_arm(v, zero, 0.0, kp, random_ties)
+            if m > 1:
+                a, pc = resolve_tie(v, zero, 0.0, kp, best, m, sb, picks, pc, replay)
+        r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
+        if ec == eta.size:
+            if replay:
+                raise IndexError("replayed noise exhausted")
+            fill_laplace(sb, 1.0, eta)
+            ec = 0
+        na = n[a] + 1
+        n[a] = na
+        sa = s[a] + r
+        s[a] = sa
+        e = node_scale * eta[ec]
+        ec += 1
+        b = base[a]
+        base[a] = tree_noise_step(levels[a], b, na, e)
+        pa[a] = (sa + (b + e)) / na
+        pe[a] = 1.0 / na
+        pd[a] = 1.0 / math.sqrt(na)
         total += r
-        noise[a] = tree_noise_insert(nodes[a], noise[a], n[a], node_scale, rng)
         regret += gap[a]
-        c = record(out, checkpoints, c, t, regret)
+        while ci < checkpoints.size and checkpoints[ci] == t:
+            out[ci] = regret
+            ci += 1
+        j += 1
     return out, n, total
+
+
+_NO_PICKS = np.zeros(0, dtype=np.int64)
 
 
 def node_scale(k: int, horizon: int, epsilon: float, tree_eps: str) -> float:
@@ -63,12 +120,27 @@ def node_scale(k: int, horizon: int, epsilon: float, tree_eps: str) -> float:
     return tree_bits(horizon) / eps_tree
 
 
+def _args(means, horizon, epsilon, params):
+    return (node_scale(means.size, horizon, epsilon, params["tree_eps"]), params["tie_break"] == "random",
+            params["sqrt_term"] == "hoeffding")
+
+
+def private_ucb_on_draws(means, epsilon, checkpoints, params, u, eta, picks):
+    """The kernel on given draws (see :func:`private_ucb_kernel`); the horizon is ``u.size``."""
+    u = np.ascontiguousarray(u, dtype=np.float64)
+    scale, ties, hoeffding = _args(means, u.size, epsilon, params)
+    return private_ucb_kernel(means, u.size, epsilon, scale, checkpoints, ties, hoeffding,
+                              new_streams([np.random.default_rng(0)])[0], u,
+                              np.ascontiguousarray(eta, dtype=np.float64), np.asarray(picks, dtype=np.int64), True)
+
+
 def run(means, horizon, epsilon, checkpoints, rng, params):
-    scale = node_scale(means.size, horizon, epsilon, params["tree_eps"])
-    return private_ucb_kernel(
-        means, horizon, epsilon, scale, checkpoints, rng,
-        params["tie_break"] == "random", params["sqrt_term"] == "hoeffding",
-    )
+    scale, ties, hoeffding = _args(means, horizon, epsilon, params)
+    streams = new_streams([rng])
+    out = private_ucb_kernel(means, horizon, epsilon, scale, checkpoints, ties, hoeffding, streams[0],
+                             np.empty(BLOCK), np.empty(BLOCK), _NO_PICKS, False)
+    set_streams_state([rng], streams)
+    return out
 
 
 register(

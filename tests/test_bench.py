@@ -1,0 +1,56 @@
+"""The benchmark CLI: report structure, pipeline estimate, argument checks (no timing assertions)."""
+
+import json
+
+import pytest
+
+from dpbandits import bench
+
+
+def test_bench_writes_json_and_markdown(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    report = bench.main([
+        "--algorithms", "ucb", "dp_ucb", "--k", "3", "5", "--horizon", "3000", "--reference-horizon", "200",
+        "--runs", "2", "--repeats", "1", "--out", str(out), "--job-overhead", "0.5", "--cores", "1", "2",
+    ])
+    data = json.loads(out.read_text())
+    assert data == json.loads(json.dumps(report))
+    meta = data["meta"]
+    assert (meta["instance"], meta["epsilon"], meta["horizon"], meta["runs"]) == ("C2", 0.5, 3000, 2)
+    assert len(meta["load_before"]) == 3 and "numba" in meta["versions"]
+    assert [(r["algorithm"], r["k"]) for r in data["rows"]] == [("ucb", 3), ("ucb", 5), ("dp_ucb", 3), ("dp_ucb", 5)]
+    for row in data["rows"]:
+        assert row["fast_pulls"] == 6000 and row["fast_ns_per_pull"] > 0 and not row["collapsed"]
+        assert row["ratio"] == pytest.approx(row["reference_ns_per_pull"] / row["fast_ns_per_pull"])
+        assert row["tracemalloc_peak_kib"] > 0 and row["maxrss_delta_kib"] >= 0
+    est = data["pipeline_estimate"]
+    assert est["job_overhead_s"] == 0.5 and est["jobs"] == sum(e["jobs"] for e in est["per_algorithm"].values())
+    assert est["per_algorithm"]["dp_ucb"]["measured"] and est["per_algorithm"]["dp_ucb"]["pulls"] > 0
+    assert "dp_bai" in est["unmeasured"] and "dp_ucb" not in est["unmeasured"]
+    assert est["core_seconds"] == pytest.approx(sum(e["core_seconds"] for e in est["per_algorithm"].values()))
+    assert est["wall_seconds"]["1"] == pytest.approx(est["core_seconds"])
+    assert est["core_seconds"] / 2 <= est["wall_seconds"]["2"] <= est["wall_seconds"]["1"]
+    assert data["pipeline_measured"] is None
+    text = capsys.readouterr().out
+    assert "| algorithm | K | fast ns per (simulated*) pull |" in text and "Pipeline estimate" in text
+
+
+def test_estimate_helpers():
+    rows = [{"algorithm": "a", "k": 5, "fast_ns_per_pull": 10.0}, {"algorithm": "a", "k": 20, "fast_ns_per_pull": 25.0}]
+    assert bench.ns_per_pull(rows, "a", 10) == pytest.approx(15.0)
+    assert bench.ns_per_pull(rows, "a", 3) == 10.0 and bench.ns_per_pull(rows, "a", 30) == 25.0
+    assert bench.ns_per_pull(rows, "b", 5) is None
+    assert bench.makespan([3, 3, 2, 2, 2], 2) == 7 and bench.makespan([3, 3, 2, 2, 2], 1) == 12
+    assert bench.regret_algorithms() == sorted(bench.regret_algorithms()) and "dp_ucb" in bench.regret_algorithms()
+
+
+def test_job_overhead_runs_the_pipeline_entry_point():
+    spec = {"kind": "regret", "algorithm": "ucb", "instance": {"name": "tossou_2arm"}, "horizon": 10**6,
+            "epsilons": [None], "params": {"tie_break": "random"}, "seed": 1, "checkpoints": 20}
+    assert 0 < bench.job_overhead(spec, repeats=1) < 60
+
+
+@pytest.mark.parametrize("args", [["--horizon", "0"], ["--runs", "0"], ["--k", "1"], ["--algorithms", "dp_bai"]])
+def test_bad_arguments(args, tmp_path):
+    with pytest.raises(SystemExit):
+        bench.main([*args, "--out", str(tmp_path / "x.json"), "--no-pipeline-estimate"])
