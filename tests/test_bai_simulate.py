@@ -203,11 +203,16 @@ def test_instance_for_and_pipeline_chunk(tmp_path):
     np.testing.assert_array_equal(arms, two_arm_instance(10)[0])
     with pytest.raises(ValueError, match="instance"):
         instance_for({"name": "nope"})
-    spec = {"algorithm": "dp_bai", "instance": {"name": "two_arm", "ratio": 5}, "horizon": 300,
-            "epsilon": 0.5, "params": {}, "seed": 3}
+    # a BAI job is one curve: every point equals the point simulated alone
+    spec = {"algorithm": "dp_bai", "instance": {"name": "two_arm"}, "horizon": 300, "epsilons": [0.5],
+            "params": {}, "seed": 3, "sweep": {"x": "ratio", "values": [2, 5]}}
     info = run_bai_chunk(spec, 4, 10, str(tmp_path / "c.npz"))
     meta, arrays = load_npz(tmp_path / "c.npz")
-    direct = simulate_bai("dp_bai", *two_arm_instance(5), 300, 0.5, 6, 3, first_run=4)
-    np.testing.assert_array_equal(arrays["recommended"], direct.recommended)
-    assert info == {"trials": 6, "successes": int(direct.success.sum())}
+    assert arrays["recommended"].shape == (2, 6)
+    successes = 0
+    for row, ratio in zip(arrays["recommended"], (2, 5), strict=True):
+        direct = simulate_bai("dp_bai", *two_arm_instance(ratio), 300, 0.5, 6, 3, first_run=4)
+        np.testing.assert_array_equal(row, direct.recommended)
+        successes += int(direct.success.sum())
+    assert info == {"trials": 12, "successes": successes}
     assert meta["run_ids"] == list(range(4, 10))
