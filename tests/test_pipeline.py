@@ -75,11 +75,15 @@ def test_nothing_to_do_after_a_complete_run(smoke_run):
 def test_editing_one_algorithm_reruns_only_its_simulations(smoke_run):
     module = smoke_run / "src/dpbandits/bandits/dp_ucb_int.py"
     module.write_text(module.read_text() + "\n# edited\n")  # Snakemake compares content, not only mtime
-    out = _run(smk("all", "--dry-run"), smoke_run).stdout
+    proc = _run(smk("all", "--dry-run"), smoke_run)
+    out = proc.stdout + proc.stderr
     algorithms = set(re.findall(r"algorithm=([a-z0-9_]+)", out))
     assert algorithms == {"dp_ucb_int"}, out[-3000:]
-    figures = set(re.findall(r"paper=([a-z0-9]+), figure=", out)) | set(re.findall(r"figure=\w+, paper=(\w+)", out))
-    assert figures == {"tossou2016"}, out[-3000:]
+    figures = set(re.findall(r"paper=([a-z0-9]+), figure=", out))
+    config = yaml.safe_load((smoke_run / "config" / "config.yaml").read_text())
+    users = {p for p, spec in config["papers"].items() for f in spec["figures"].values()
+             if "dp_ucb_int" in str(f.get("curves", "")) + str(f.get("panels", ""))}
+    assert figures == users == {"tossou2016", "crosspaper"}, out[-3000:]
 
 
 def test_bad_config_fails_before_any_job(smoke_run):
