@@ -11,12 +11,14 @@ def test_bench_writes_json_and_markdown(tmp_path, capsys):
     out = tmp_path / "bench.json"
     report = bench.main([
         "--algorithms", "ucb", "dp_ucb", "--k", "3", "5", "--horizon", "3000", "--reference-horizon", "200",
-        "--runs", "2", "--repeats", "1", "--out", str(out), "--job-overhead", "0.5", "--cores", "1", "2",
+        "--runs", "2", "--repeats", "1", "--reference-repeats", "2", "--out", str(out), "--job-overhead", "0.5",
+        "--cores", "1", "2",
     ])
     data = json.loads(out.read_text())
     assert data == json.loads(json.dumps(report))
     meta = data["meta"]
     assert (meta["instance"], meta["epsilon"], meta["horizon"], meta["runs"]) == ("C2", 0.5, 3000, 2)
+    assert meta["reference_repeats"] == 2
     assert len(meta["load_before"]) == 3 and "numba" in meta["versions"]
     assert [(r["algorithm"], r["k"]) for r in data["rows"]] == [("ucb", 3), ("ucb", 5), ("dp_ucb", 3), ("dp_ucb", 5)]
     for row in data["rows"]:
@@ -50,7 +52,8 @@ def test_job_overhead_runs_the_pipeline_entry_point():
     assert 0 < bench.job_overhead(spec, repeats=1) < 60
 
 
-@pytest.mark.parametrize("args", [["--horizon", "0"], ["--runs", "0"], ["--k", "1"], ["--algorithms", "dp_bai"]])
+@pytest.mark.parametrize("args", [["--horizon", "0"], ["--runs", "0"], ["--reference-repeats", "0"], ["--k", "1"],
+                                  ["--algorithms", "dp_bai"]])
 def test_bad_arguments(args, tmp_path):
     with pytest.raises(SystemExit):
         bench.main([*args, "--out", str(tmp_path / "x.json"), "--no-pipeline-estimate"])

@@ -14,7 +14,8 @@ pieces of the fast kernels:
   block of steps (:func:`fill_log`, :func:`fill_sqrt_log`).
 * **Counter noise processes** in O(1) per insertion (:func:`tree_noise_step`, :func:`hybrid_noise_step`).
 * **Argmax** over arms padded to a multiple of 8 (:func:`first_max`: SIMD :func:`chunk_max` or a
-  scalar tree; :func:`best_arm` counts the maximisers, :func:`resolve_tie` picks one uniformly).
+  scalar tree; :func:`best_arm` and :func:`best_arm3` count the maximisers, :func:`resolve_tie` picks
+  one uniformly).
 """
 
 from __future__ import annotations
@@ -495,7 +496,7 @@ def chunk_max(typingctx, c, d, g, o):
     return sig, codegen
 
 
-@njit(cache=True, fastmath={"contract"})
+@njit(cache=True, fastmath={"contract"}, inline="always")
 def pick(x, i, y, j):
     """(value, index) of the larger of (x, i) and (y, j); the first on ties."""
     up = y > x
@@ -605,6 +606,45 @@ def resolve_tie(c, d, g, kp, best, m, sb, picks, pc, replay):
             raise IndexError("replayed tie picks exhausted")
         return nth_max(c, d, g, kp, best, picks[pc]), pc + 1
     return nth_max(c, d, g, kp, best, uniform_int(sb, m)), pc
+
+
+@njit(cache=True, fastmath={"contract"}, inline="always")
+def tree8_3(a, b, d, h, g, o):
+    """(max, lowest-index argmax) of fma(g, d, fma(h, b, a)) over arms o .. o+7 (see :func:`tree8`).
+
+    Scalar loads only: a vector load of an array just written element-wise stalls until the writes
+    reach the cache, which costs more than the whole scalar tree.
+    """
+    o1, o2, o3, o4, o5, o6, o7 = o + _U(1), o + _U(2), o + _U(3), o + _U(4), o + _U(5), o + _U(6), o + _U(7)
+    x0, i0 = pick(fma(g, d[o], fma(h, b[o], a[o])), o, fma(g, d[o1], fma(h, b[o1], a[o1])), o1)
+    x1, i1 = pick(fma(g, d[o2], fma(h, b[o2], a[o2])), o2, fma(g, d[o3], fma(h, b[o3], a[o3])), o3)
+    x2, i2 = pick(fma(g, d[o4], fma(h, b[o4], a[o4])), o4, fma(g, d[o5], fma(h, b[o5], a[o5])), o5)
+    x3, i3 = pick(fma(g, d[o6], fma(h, b[o6], a[o6])), o6, fma(g, d[o7], fma(h, b[o7], a[o7])), o7)
+    x0, i0 = pick(x0, i0, x1, i1)
+    x2, i2 = pick(x2, i2, x3, i3)
+    return pick(x0, i0, x2, i2)
+
+
+@njit(cache=True, fastmath={"contract"}, inline="always")
+def best_arm3(a, b, d, h, g, kp, random_ties, v):
+    """(max, lowest-index argmax, number of maximisers or 1) of fma(g, d, fma(h, b, a)) over ``kp`` arms.
+
+    When several arms share the max, ``v`` receives the values (for :func:`resolve_tie` with c = v,
+    d = 0, g = 0, whose values fma(0, 0, v) equal v).
+    """
+    best, arm = tree8_3(a, b, d, h, g, _U(0))
+    for o in range(CHUNK, kp, CHUNK):
+        m, i = tree8_3(a, b, d, h, g, _U(o))
+        best, arm = pick(best, arm, m, i)
+    if not random_ties:
+        return best, arm, 1
+    count = 0
+    for i in range(kp):
+        count += fma(g, d[_U(i)], fma(h, b[_U(i)], a[_U(i)])) == best
+    if count > 1:
+        for i in range(kp):
+            v[_U(i)] = fma(g, d[_U(i)], fma(h, b[_U(i)], a[_U(i)]))
+    return best, arm, count
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ from numba.cpython.unsafe.numbers import leading_zeros
 
 from ..registry import Algorithm, Param, register, sources
 from ._kernels import (
-    best_arm,
+    best_arm3,
     critical_chunks,
     fill_laplace,
     fill_log,
@@ -76,6 +76,9 @@ def dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, random_ties, split
     kp = pa.size
     s = np.zeros(k)
     n = np.zeros(k, dtype=np.int64)
+    nxt = np.empty((k, 3))  # 1/n, B and n^-1/2 of each arm's next pull, prepared off the critical path
+    for i in range(k):
+        nxt[i, 0], nxt[i, 1], nxt[i, 2] = 1.0, nu_slope(1, nu_form) / epsilon, 1.0
     levels = np.zeros((k, 65))
     state = np.zeros((k, 2))
     lt = np.empty(BLOCK)
@@ -97,9 +100,7 @@ def dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, random_ties, split
         else:
             h = h_of(lt[j], nu_form)
             g = math.sqrt(2.0 * lt[j]) if bound_sqrt else 0.0
-            for i in range(kp):
-                v[i] = pa[i] + h * pb[i] + g * pd[i]
-            best, a, m = best_arm(v, zero, 0.0, kp, random_ties)
+            best, a, m = best_arm3(pa, pb, pd, h, g, kp, random_ties, v)
             if m > 1:
                 a, pc = resolve_tie(v, zero, 0.0, kp, best, m, sb, picks, pc, replay)
         r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
@@ -114,9 +115,12 @@ def dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, random_ties, split
         s[a] = sa
         noise = hybrid_noise_step(levels[a], state[a], na, eta[ec], scale, scale)
         ec += 1
-        pa[a] = (sa + noise) / na
-        pb[a] = nu_slope(na, nu_form) / (epsilon * na)
-        pd[a] = 1.0 / math.sqrt(na)
+        pa[a] = (sa + noise) * nxt[a, 0]
+        pb[a] = nxt[a, 1]
+        pd[a] = nxt[a, 2]
+        nxt[a, 0] = 1.0 / (na + 1)
+        nxt[a, 1] = nu_slope(na + 1, nu_form) / (epsilon * (na + 1))
+        nxt[a, 2] = 1.0 / math.sqrt(na + 1)
         total += r
         regret += gap[a]
         while ci < checkpoints.size and checkpoints[ci] == t:

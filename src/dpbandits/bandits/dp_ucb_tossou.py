@@ -19,7 +19,7 @@ from numba import njit
 
 from ..registry import Algorithm, register, sources
 from ._kernels import (
-    best_arm,
+    best_arm3,
     critical_chunks,
     fill_laplace,
     fill_sqrt_log,
@@ -48,12 +48,12 @@ def dp_ucb_tossou_kernel(means, horizon, epsilon, checkpoints, random_ties, spli
     gap = means.max() - means
     crit = critical_chunks(means)
     scale = split / epsilon  # log_scale = node_scale of every hybrid counter
-    v, pd = padded_index(k)  # index values, n_i^-1/2
-    zero = np.zeros(v.size)
-    kp = v.size
+    pa, pd = padded_index(k)  # (S_i + noise_i)/n_i and n_i^-1/2
+    v = np.empty(pa.size)  # index values, written only when several arms share the max
+    zero = np.zeros(pa.size)
+    kp = pa.size
     s = np.zeros(k)
     inv = np.zeros(k)  # 1/n_i
-    noise = np.zeros(k)
     n = np.zeros(k, dtype=np.int64)
     levels = np.zeros((k, 65))
     state = np.zeros((k, 2))
@@ -74,10 +74,7 @@ def dp_ucb_tossou_kernel(means, horizon, epsilon, checkpoints, random_ties, spli
         if t <= k:
             a = np.uintp(t - 1)
         else:
-            gj = g[j]
-            for i in range(k):
-                v[i] = (s[i] + noise[i]) * inv[i] + gj * pd[i]
-            best, a, m = best_arm(v, zero, 0.0, kp, random_ties)
+            best, a, m = best_arm3(pa, zero, pd, 0.0, g[j], kp, random_ties, v)
             if m > 1:
                 a, pc = resolve_tie(v, zero, 0.0, kp, best, m, sb, picks, pc, replay)
         r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
@@ -92,7 +89,8 @@ def dp_ucb_tossou_kernel(means, horizon, epsilon, checkpoints, random_ties, spli
             fill_laplace(sb, 1.0, eta)
             ec = 0
         for i in range(k):
-            noise[i] = hybrid_noise_step(levels[i], state[i], t, eta[ec + i], scale, scale)
+            noise = hybrid_noise_step(levels[i], state[i], t, eta[ec + i], scale, scale)
+            pa[i] = (s[i] + noise) * inv[i]  # (S_i + noise_i) / n_i; padding stays -inf
         ec += k
         total += r
         regret += gap[a]

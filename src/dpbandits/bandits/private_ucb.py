@@ -21,7 +21,7 @@ from numba import njit
 from ..mechanisms import tree_bits
 from ..registry import Algorithm, Param, register, sources
 from ._kernels import (
-    best_arm,
+    best_arm3,
     critical_chunks,
     fill_laplace,
     fill_log,
@@ -56,6 +56,7 @@ def private_ucb_kernel(means, horizon, epsilon, node_scale, checkpoints, random_
     kp = pa.size
     s = np.zeros(k)
     n = np.zeros(k, dtype=np.int64)
+    nxt = np.ones((k, 2))  # 1/n and n^-1/2 of each arm's next pull, prepared off the critical path
     levels = np.zeros((k, 65))
     base = np.zeros(k)
     ln_big_t = math.log(horizon)
@@ -80,9 +81,7 @@ def private_ucb_kernel(means, horizon, epsilon, node_scale, checkpoints, random_
         else:
             ct = c0 * (big + 4.0 * lt[j])
             w = math.sqrt((math.log(2.0) + 4.0 * lt[j]) / 2.0) if hoeffding else math.sqrt(2.0 * lt[j])
-            for i in range(kp):
-                v[i] = pa[i] + ct * pe[i] + w * pd[i]
-            best, a, m = best_arm(v, zero, 0.0, kp, random_ties)
+            best, a, m = best_arm3(pa, pe, pd, ct, w, kp, random_ties, v)
             if m > 1:
                 a, pc = resolve_tie(v, zero, 0.0, kp, best, m, sb, picks, pc, replay)
         r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
@@ -99,9 +98,11 @@ def private_ucb_kernel(means, horizon, epsilon, node_scale, checkpoints, random_
         ec += 1
         b = base[a]
         base[a] = tree_noise_step(levels[a], b, na, e)
-        pa[a] = (sa + (b + e)) / na
-        pe[a] = 1.0 / na
-        pd[a] = 1.0 / math.sqrt(na)
+        pa[a] = (sa + (b + e)) * nxt[a, 0]
+        pe[a] = nxt[a, 0]
+        pd[a] = nxt[a, 1]
+        nxt[a, 0] = 1.0 / (na + 1)
+        nxt[a, 1] = 1.0 / math.sqrt(na + 1)
         total += r
         regret += gap[a]
         while ci < checkpoints.size and checkpoints[ci] == t:
