@@ -107,6 +107,28 @@ def fill_round_robin(out, checkpoints, c, t0, regret0, arms, m, gap, t1):
     return c
 
 
+@njit(cache=True, nogil=True)
+def finish_round_robin(out, checkpoints, c, t, regret, total, arms, m, gap, means, pulls, horizon, rng):
+    """The horizon cuts a round-robin epoch at step t: split the T - t pulls left over ``arms[:m]``.
+
+    Arm j (ascending) gets floor(rem/m) + [j < rem mod m] pulls, one Binomial each; nothing else
+    happens. Fills the remaining checkpoints and updates ``pulls``; returns (c, regret, total).
+    """
+    q, s = divmod(horizon - t, m)
+    c = fill_round_robin(out, checkpoints, c, t, regret, arms, m, gap, horizon)
+    rate = 0.0
+    for j in range(m):
+        a = arms[j]
+        rate += gap[a]
+        n = q + 1 if j < s else q
+        if n > 0:
+            total += rng.binomial(n, means[a])
+            pulls[a] += n
+        if j < s:
+            regret += gap[a]
+    return c, regret + q * rate, total
+
+
 def resolve_beta(beta: float | None, horizon: int) -> float:
     """beta, with None meaning 1/T (the thesis experiments, Th:891)."""
     return 1.0 / horizon if beta is None else beta

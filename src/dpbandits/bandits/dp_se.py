@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..registry import Algorithm, OptionalProbability, Param, register, sources
-from ._kernels import fill_linear, fill_round_robin, resolve_beta
+from ._kernels import fill_linear, fill_round_robin, finish_round_robin, resolve_beta
 
 NOISE_SCALE_USES = ("r", "R_e")
 
@@ -89,17 +89,8 @@ def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng)
         for j in range(m):
             rate += gap[arms[j]]
         if n_e > (horizon - t) // m:  # the horizon cuts this epoch: split what is left, stop
-            q, s = divmod(horizon - t, m)
-            c = fill_round_robin(out, checkpoints, c, t, regret, arms, m, gap, horizon)
-            for j in range(m):
-                a = arms[j]
-                n = q + 1 if j < s else q
-                if n > 0:
-                    total += rng.binomial(n, means[a])
-                    pulls[a] += n
-                if j < s:
-                    regret += gap[a]
-            regret += q * rate
+            c, regret, total = finish_round_robin(out, checkpoints, c, t, regret, total, arms, m, gap, means,
+                                                  pulls, horizon, rng)
             t = horizon
             break
         for j in range(m):

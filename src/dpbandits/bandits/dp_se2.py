@@ -31,7 +31,7 @@ from numba import njit
 from ..mechanisms import laplace_scale
 from ..registry import Algorithm, OptionalProbability, Param, register, sources
 from ..stopping import svt_scales
-from ._kernels import fill_linear, fill_round_robin, resolve_beta
+from ._kernels import fill_linear, fill_round_robin, finish_round_robin, resolve_beta
 
 SCHEDULES = ("pow2", "pow2plus1")
 #: (Hoeffding multiplier M in the halting test, coefficient C of ln(4K|S|/beta)/eps in c_r)
@@ -83,17 +83,8 @@ def dp_se2_kernel(means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, sv
             ell += 1
             d = (1 << ell) + plus_one - r
             if t + m * d > horizon:  # horizon before the next check: split what is left, stop
-                q, s = divmod(horizon - t, m)
-                c = fill_round_robin(out, checkpoints, c, t, regret, arms, m, gap, horizon)
-                for j in range(m):
-                    a = arms[j]
-                    n = q + 1 if j < s else q
-                    if n > 0:
-                        total += rng.binomial(n, means[a])
-                        pulls[a] += n
-                    if j < s:
-                        regret += gap[a]
-                regret += q * rate
+                c, regret, total = finish_round_robin(out, checkpoints, c, t, regret, total, arms, m, gap, means,
+                                                      pulls, horizon, rng)
                 t = horizon
                 break
             for j in range(m):
