@@ -12,7 +12,7 @@ include: "workflow/rules/checks.smk"
 
 
 onstart:
-    print(f"dpbandits: {len(SIMS)} simulation configurations, results in {RESULTS}/")
+    print(f"dpbandits: {len(SIMS)} simulation configurations in {len(JOBS)} jobs, results in {RESULTS}/")
 
 
 rule all:

@@ -191,10 +191,9 @@ def test_wilson_interval():
     assert bai.BaiResult(np.zeros(4, np.int64), np.array([1, 0, 1, 1], bool)).success_rate == 0.75
 
 
-def test_instance_for_and_pipeline_chunk(tmp_path):
+def test_instance_for_and_pipeline_chunk():
     from dpbandits.bai.instances import instance_for
     from dpbandits.bai.pipeline import run_bai_chunk
-    from dpbandits.io import load_npz
 
     arms, theta, reward = instance_for(PROTOCOL["fig1"]["instance"])
     np.testing.assert_array_equal(arms, section5_instance()[0])
@@ -206,8 +205,7 @@ def test_instance_for_and_pipeline_chunk(tmp_path):
     # a BAI job is one curve: every point equals the point simulated alone
     spec = {"algorithm": "dp_bai", "instance": {"name": "two_arm"}, "horizon": 300, "epsilons": [0.5],
             "params": {}, "seed": 3, "sweep": {"x": "ratio", "values": [2, 5]}}
-    info = run_bai_chunk(spec, 4, 10, str(tmp_path / "c.npz"))
-    meta, arrays = load_npz(tmp_path / "c.npz")
+    meta, arrays, info = run_bai_chunk(spec, 4, 10)
     assert arrays["recommended"].shape == (2, 6)
     successes = 0
     for row, ratio in zip(arrays["recommended"], (2, 5), strict=True):

@@ -3,6 +3,7 @@
 import copy
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 from snakemake.utils import validate
@@ -65,6 +66,43 @@ def test_chunks_cover_runs():
     assert catalogue.chunks(4, 10) == [(0, 4)]
 
 
+@pytest.mark.parametrize("job_seconds", [1e-9, 60, 1e9])
+def test_jobs_cover_every_run_of_every_configuration_once(config, job_seconds):
+    cfg = {**config, "job_seconds": job_seconds}
+    sims, _ = catalogue.expand(cfg)
+    jobs, where = catalogue.plan_jobs(cfg, sims)
+    covered = {cid: [] for cid in sims}
+    for key, job in jobs.items():
+        assert key == job.key and all(s.algorithm == job.algorithm for s in job.members)
+        if len(job.members) > 1:  # packed jobs stay within the budget
+            assert sum(catalogue.estimated_seconds(s, job.stop - job.start) for s in job.members) <= job_seconds
+        else:
+            assert job.bid == job.members[0].cid
+        for spec in job.members:
+            covered[spec.cid].extend(range(job.start, job.stop))
+    for cid, spec in sims.items():
+        assert covered[cid] == list(range(spec.runs)), cid  # once each, and where[] lists them in run order
+        assert [r for key in where[cid] for r in range(jobs[key].start, jobs[key].stop)] == list(range(spec.runs))
+    if job_seconds == 1e-9:  # nothing is packed
+        assert len(jobs) == sum(len(catalogue.chunks(s.runs, catalogue.chunk_size(cfg, s.algorithm)))
+                                for s in sims.values())
+
+
+def test_cheap_chunks_are_packed_per_algorithm(config):
+    smoke = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
+    cfg = {**config, **smoke}
+    sims, _ = catalogue.expand(cfg)
+    jobs, _ = catalogue.plan_jobs(cfg, sims)
+    algorithms = {s.algorithm for s in sims.values()}
+    # smoke scale: every chunk is cheap, so one job per (algorithm, run range)
+    assert len(jobs) == len({(j.algorithm, j.start, j.stop) for j in jobs.values()}) < len(sims)
+    assert {j.algorithm for j in jobs.values()} == algorithms
+    # paper scale: a DP-UCB chunk (30 ns x 5e7 pulls x 4 epsilons x 15 runs) is a job of its own
+    paper_jobs, _ = catalogue.plan_jobs(config, catalogue.expand(config)[0])
+    big = [j for j in paper_jobs.values() if j.algorithm == "dp_ucb" and j.members[0].horizon == 50_000_000]
+    assert len(big) == 64 // 4 * 2 and all(len(j.members) == 1 for j in big)
+
+
 def _tossou(config):
     return config["papers"]["tossou2016"]["figures"]["fig2a"]
 
@@ -115,3 +153,26 @@ def test_expand_rejects_bad_config_naming_the_key(config, mutate, culprit):
     with pytest.raises(catalogue.ConfigError) as err:
         catalogue.expand(cfg)
     assert culprit in str(err.value)
+
+
+def test_packed_job_results_equal_single_jobs(tmp_path):
+    from dpbandits.io import load_groups, members
+    from dpbandits.pipeline import run_job
+
+    base = {"kind": "regret", "algorithm": "dp_ucb_int", "horizon": 500, "params": {}, "seed": 7,
+            "checkpoints": 20}
+    specs = [{**base, "instance": {"name": "C1", "k": 3}, "epsilons": [0.5, 1.0]},
+             {**base, "instance": {"name": "C2", "k": 5}, "epsilons": [1.0]}]
+    log = run_job(specs, 2, 5, str(tmp_path / "packed.npz"))
+    cids = [m["cid"] for m in log["members"]]
+    assert members(tmp_path / "packed.npz") == cids and len(set(cids)) == 2
+    for i, (spec, cid) in enumerate(zip(specs, cids, strict=True)):
+        run_job([spec], 2, 5, str(tmp_path / f"alone{i}.npz"))
+        packed, alone = load_groups([tmp_path / "packed.npz"], cid), load_groups([tmp_path / f"alone{i}.npz"], cid)
+        assert packed.keys() == alone.keys() == set(spec["epsilons"])
+        for eps in packed:
+            np.testing.assert_array_equal(packed[eps].regret, alone[eps].regret)
+            np.testing.assert_array_equal(packed[eps].pulls, alone[eps].pulls)
+            assert packed[eps].meta["run_ids"] == [2, 3, 4]
+    with pytest.raises(KeyError, match="no runs of configuration"):
+        load_groups([tmp_path / "alone0.npz"], cids[1])

@@ -359,3 +359,4 @@ def test_bad_params():
         dpbandits.simulate("dp_ucb", [0.6, 0.4], 100, 1.0, 1, 0, gamma_denominator="eps/K")
     with pytest.raises(ValueError, match="epsilon"):
         dpbandits.simulate("dp_ucb", [0.6, 0.4], 100, -1.0, 1, 0)
+

@@ -54,6 +54,5 @@ def test_slurm_profile_plans_the_full_dag():
 
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     sims, figures = catalogue.expand(config)
-    expected_sims = sum(len(catalogue.chunks(s.runs, catalogue.chunk_size(config, s.algorithm))) for s in sims.values())
-    assert int(counts["simulate"]) == expected_sims
-    assert int(counts["figure"]) == sum(len(f) for f in figures.values())
+    assert int(counts["simulate"]) == len(catalogue.plan_jobs(config, sims)[0])
+    assert all(int(counts[f"figures_{paper}"]) == 1 for paper in figures)

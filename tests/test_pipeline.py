@@ -79,7 +79,7 @@ def test_editing_one_algorithm_reruns_only_its_simulations(smoke_run):
     out = proc.stdout + proc.stderr
     algorithms = set(re.findall(r"algorithm=([a-z0-9_]+)", out))
     assert algorithms == {"dp_ucb_int"}, out[-3000:]
-    figures = set(re.findall(r"paper=([a-z0-9]+), figure=", out))
+    figures = set(re.findall(r"rule figures_([a-z0-9]+):", out))
     config = yaml.safe_load((smoke_run / "config" / "config.yaml").read_text())
     users = {p for p, spec in config["papers"].items() for f in spec["figures"].values()
              if "dp_ucb_int" in str(f.get("curves", "")) + str(f.get("panels", ""))}

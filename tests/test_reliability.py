@@ -13,8 +13,7 @@ import pytest
 import yaml
 from test_pipeline import _copy_repo, _run
 
-from dpbandits.io import load_groups
-from dpbandits.pipeline import group_by_cid
+from dpbandits.io import load_groups, load_member, members
 
 pytestmark = pytest.mark.pipeline
 
@@ -27,9 +26,15 @@ def smk(repo: Path, name: str, *args, **config):
 
 def _sims(results: Path) -> dict:
     """{cid: {epsilon: (regret, pulls, reward_sum)}} with runs concatenated across chunks."""
+    files: dict[str, list[tuple[int, Path]]] = {}
+    for path in results.glob("sims/*/*/*.npz"):
+        first_run = int(path.stem.removeprefix("runs").split("-")[0])
+        for cid in members(path):
+            files.setdefault(cid, []).append((first_run, path))
     out = {}
-    for cid, paths in group_by_cid(sorted(results.glob("sims/*/*/*.npz"))).items():
-        out[cid] = {e: (r.regret, r.pulls, r.reward_sum) for e, r in load_groups(paths).items()}
+    for cid, paths in files.items():
+        ordered = [p for _, p in sorted(paths)]
+        out[cid] = {e: (r.regret, r.pulls, r.reward_sum) for e, r in load_groups(ordered, cid).items()}
     return out
 
 
@@ -76,8 +81,8 @@ def test_interrupted_run_resumes_without_recomputing(repo, sig):
     done = {p: p.stat().st_mtime_ns for p in sims.glob("*/*/*.npz")
             if str(p.relative_to(repo)) not in incomplete}
     assert done, "no chunk finished before the interrupt"
-    for p in done:  # every finished chunk is a complete, readable file
-        np.load(p)["regret"]
+    for p in done:  # every finished job's file is complete and readable
+        assert all(load_member(p, cid)[1]["regret"].size for cid in members(p))
     if sig == signal.SIGKILL:  # a killed Snakemake cannot release its lock (documented in README)
         _run([*cmd, "--unlock"], repo)
     _run(cmd, repo)  # the same command finishes the run

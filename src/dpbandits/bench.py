@@ -123,15 +123,16 @@ def ns_per_pull(rows: list[dict], algorithm: str, k: int) -> float | None:
 
 
 def catalogue_jobs(config: dict) -> list[dict]:
-    """Every simulation job (chunk) of the pipeline: algorithm, kind, K, pulls (regret) and its spec."""
+    """Every simulation job of the pipeline (:func:`catalogue.plan_jobs`): algorithm, kind and its members'
+    (K, pulls) (pulls 0 for BAI), plus the first member's spec."""
     sims, _ = catalogue.expand(config)
     jobs = []
-    for spec in sims.values():
-        k = means_for(spec.instance).size if spec.kind == "regret" else None
-        for start, stop in catalogue.chunks(spec.runs, catalogue.chunk_size(config, spec.algorithm)):
-            pulls = spec.horizon * (stop - start) * len(spec.epsilons) if spec.kind == "regret" else 0
-            jobs.append({"algorithm": spec.algorithm, "kind": spec.kind, "k": k, "pulls": pulls,
-                         "spec": spec.as_dict(), "start": start, "stop": stop})
+    for job in catalogue.plan_jobs(config, sims)[0].values():
+        members = [(means_for(s.instance).size if s.kind == "regret" else None,
+                    catalogue.pulls_per_run(s) * (job.stop - job.start) if s.kind == "regret" else 0)
+                   for s in job.members]
+        first = job.members[0]
+        jobs.append({"algorithm": job.algorithm, "kind": first.kind, "members": members, "spec": first.as_dict()})
     return jobs
 
 
@@ -144,7 +145,7 @@ def job_overhead(spec: dict, repeats: int = 3) -> float:
     tiny = {**spec, "horizon": min(int(spec["horizon"]), 1000)}
     best = float("inf")
     with tempfile.TemporaryDirectory(prefix="dpbandits-bench-") as tmp:
-        cmd = [sys.executable, "-m", "dpbandits.pipeline", "--spec", json.dumps(tiny), "--start", "0",
+        cmd = [sys.executable, "-m", "dpbandits.pipeline", "--specs", json.dumps([tiny]), "--start", "0",
                "--stop", "1", "--out", f"{tmp}/chunk.npz", "--log", f"{tmp}/chunk.json"]
         subprocess.run(cmd, check=True, capture_output=True)  # compiles into numba's cache if needed
         for _ in range(repeats):
@@ -177,13 +178,14 @@ def pipeline_estimate(rows: list[dict], config: dict, cores: list[int], job_over
         entry = per_alg.setdefault(job["algorithm"], {"kind": job["kind"], "jobs": 0, "pulls": 0,
                                                       "core_seconds": 0.0, "measured": True})
         entry["jobs"] += 1
-        entry["pulls"] += job["pulls"]
         seconds = job_overhead_s
-        ns = ns_per_pull(rows, job["algorithm"], job["k"]) if job["kind"] == "regret" else None
-        if ns is None:
-            entry["measured"] = False
-        else:
-            seconds += 1e-9 * ns * job["pulls"]
+        for k, pulls in job["members"]:
+            entry["pulls"] += pulls
+            ns = ns_per_pull(rows, job["algorithm"], k) if job["kind"] == "regret" else None
+            if ns is None:
+                entry["measured"] = False
+            else:
+                seconds += 1e-9 * ns * pulls
         entry["core_seconds"] += seconds
         durations.append(seconds)
     return {

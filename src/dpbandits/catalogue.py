@@ -6,8 +6,9 @@ content hash ``cid`` so identical configurations used by several figures are sim
 regret configuration holds every epsilon that any figure asks of one (algorithm, instance, horizon,
 parameters): one job per configuration amortises process start-up over the epsilons, and each
 epsilon's runs are seeded exactly as ``dpbandits.simulate`` seeds them alone. A configuration's runs
-are split into chunks (``chunk_runs``), one Snakemake job each. A BAI configuration is one curve: an
-algorithm's sweep over budgets, epsilons or ratios.
+are split into chunks (``chunk_runs``), and cheap chunks of one algorithm are packed into one
+Snakemake job (:func:`plan_jobs`). A BAI configuration is one curve: an algorithm's sweep over
+budgets, epsilons or ratios.
 
 Everything here is pure Python (no Snakemake) so it is unit-tested and usable from notebooks.
 """
@@ -293,31 +294,92 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims) -> Panel:
     return panel
 
 
-def sim_files(results: str, spec: SimSpec, chunk_runs: int) -> list[str]:
-    """Chunk result paths of ``spec``: its ``runs`` (the most any figure reads) in chunks of ``chunk_runs``.
-
-    A figure needing fewer runs reads the same chunks and keeps its first runs, so figures share files.
-    """
-    return [f"{results}/sims/{spec.algorithm}/{spec.cid}/runs{a}-{b}.npz" for a, b in chunks(spec.runs, chunk_runs)]
-
-
 def chunk_size(config: dict, algorithm: str) -> int:
-    """Runs per simulation job for ``algorithm`` (``chunk_runs.<algorithm>`` or ``chunk_runs.default``)."""
+    """Runs per simulation chunk for ``algorithm`` (``chunk_runs.<algorithm>`` or ``chunk_runs.default``)."""
     sizes = config.get("chunk_runs", {})
     return int(sizes.get(algorithm, sizes.get("default", 10)))
 
 
-def figure_inputs(config: dict, sims: dict, fig: Figure) -> list[str]:
-    """Every chunk file a figure reads (unique, ordered)."""
+def pulls_per_run(spec: SimSpec) -> int:
+    """Work of one run of ``spec``: pulls over all its epsilons (regret) or budget over all sweep points (BAI)."""
+    if spec.kind == "regret":
+        return spec.horizon * len(spec.epsilons)
+    sweep = spec.sweep or {}
+    if sweep.get("x") == "budget":
+        return int(sum(sweep["values"]))
+    return spec.horizon * len(sweep.get("values", [0]))
+
+
+def estimated_seconds(spec: SimSpec, runs: int) -> float:
+    """Rough core-seconds of ``runs`` runs of ``spec`` from the registry's cost hint (job sizing only)."""
+    return registry.ALGORITHMS[spec.algorithm].cost_ns * 1e-9 * pulls_per_run(spec) * runs
+
+
+@dataclass(frozen=True)
+class Job:
+    """One simulation job: runs ``start .. stop-1`` of every member configuration (one algorithm)."""
+
+    algorithm: str
+    members: tuple  # SimSpecs, sorted by cid
+    start: int
+    stop: int
+
+    @property
+    def bid(self) -> str:
+        """The member's cid for a single configuration, else a hash of the members' cids."""
+        cids = [s.cid for s in self.members]
+        return cids[0] if len(cids) == 1 else config_id({"members": cids})
+
+    @property
+    def key(self) -> str:
+        return f"{self.algorithm}/{self.bid}/runs{self.start}-{self.stop}"
+
+    def path(self, results: str) -> str:
+        return f"{results}/sims/{self.key}.npz"
+
+
+def plan_jobs(config: dict, sims: dict[str, SimSpec]) -> tuple[dict[str, Job], dict[str, list[str]]]:
+    """Simulation jobs: ({job key: Job}, {cid: [job keys holding its chunks, in run order]}).
+
+    Each configuration's runs are cut into chunks of ``chunk_runs``. Chunks of one algorithm with the
+    same run range are then packed, in cid order, into jobs of at most ``job_seconds`` estimated
+    core-seconds (:func:`estimated_seconds`); a chunk costing more is a job of its own. Packing only
+    amortises process start-up (about 2 s a job): every run is seeded by its own index, so results do
+    not depend on it. Adding or removing a configuration may repack that algorithm's cheap chunks.
+    """
+    budget = float(config.get("job_seconds", 60))
+    pending: dict[tuple, list[tuple[str, SimSpec]]] = {}
+    for cid in sorted(sims):
+        spec = sims[cid]
+        for start, stop in chunks(spec.runs, chunk_size(config, spec.algorithm)):
+            pending.setdefault((spec.algorithm, start, stop), []).append((cid, spec))
+    jobs: dict[str, Job] = {}
+    where: dict[str, list[tuple[int, str]]] = {}
+
+    def emit(algorithm, start, stop, members):
+        job = Job(algorithm, tuple(members), start, stop)
+        jobs[job.key] = job
+        for spec in members:
+            where.setdefault(spec.cid, []).append((start, job.key))
+
+    for (algorithm, start, stop), units in pending.items():
+        batch, cost = [], 0.0
+        for _, spec in units:
+            c = estimated_seconds(spec, stop - start)
+            if batch and cost + c > budget:
+                emit(algorithm, start, stop, batch)
+                batch, cost = [], 0.0
+            batch.append(spec)
+            cost += c
+        emit(algorithm, start, stop, batch)
+    return jobs, {cid: [key for _, key in sorted(keys)] for cid, keys in where.items()}
+
+
+def figure_sims(config: dict, where: dict[str, list[str]], fig: Figure) -> dict[str, list[str]]:
+    """{cid: [job result paths, in run order]} of every configuration a figure reads."""
     results = config.get("results", "results")
-    out: list[str] = []
-    for panel in fig.panels:
-        for curve in panel.curves:
-            spec = sims[curve.cid]
-            for path in sim_files(results, spec, chunk_size(config, spec.algorithm)):
-                if path not in out:
-                    out.append(path)
-    return out
+    cids = dict.fromkeys(curve.cid for panel in fig.panels for curve in panel.curves)
+    return {cid: [f"{results}/sims/{key}.npz" for key in where[cid]] for cid in cids}
 
 
 def describe(fig: Figure) -> str:

@@ -10,7 +10,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-import seaborn as sns  # noqa: E402
 
 from .catalogue import Figure, describe  # noqa: E402
 from .instances import instance_label  # noqa: E402
@@ -75,13 +74,33 @@ def caption(fig: Figure) -> str:
     return f"{text} Mean cumulative pseudo-regret over runs.{shade}{bounds} Settings: {describe(fig)}."
 
 
+def _palette(labels: list) -> dict:
+    """{label: colour}: matplotlib's tab10 (tab20 beyond ten curves)."""
+    cmap = plt.get_cmap("tab10" if len(labels) <= 10 else "tab20")
+    return {label: cmap(i % cmap.N) for i, label in enumerate(labels)}
+
+
+def _caption_strip(mfig, text: str, cols: int) -> None:
+    """Write the caption under the panels and set fixed margins in inches (much cheaper than tight_layout)."""
+    lines = textwrap.wrap(text, int(15 * 4.6 * cols))
+    mfig.text(0.01, 0.005, "\n".join(lines), fontsize=7, va="bottom")
+    width, height = mfig.get_size_inches()
+    rows = -(-len(mfig.axes) // cols)
+    left, right, top, gap = 0.75, 0.15, 0.35, 0.85  # gap: room for a title, tick labels and an axis label
+    bottom = 0.1 * len(lines) + 0.65
+    panel_w = (width - left - right - (cols - 1) * gap) / cols
+    panel_h = (height - bottom - top - (rows - 1) * gap) / rows
+    mfig.subplots_adjust(left=left / width, right=1 - right / width, bottom=bottom / height, top=1 - top / height,
+                         wspace=gap / panel_w, hspace=gap / panel_h)
+
+
 def regret_figure(fig: Figure, table: pd.DataFrame):
     """Draw the figure from :func:`curve_table`'s output; returns a matplotlib Figure."""
     rows, cols = _grid(len(fig.panels))
     mfig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.6 * rows + 0.9), squeeze=False)
     band = fig.spec.get("band", "sem")
     labels = list(dict.fromkeys(table["curve"]))
-    palette = dict(zip(labels, sns.color_palette("colorblind", len(labels)), strict=True))
+    palette = _palette(labels)
     for p_idx, panel in enumerate(fig.panels):
         ax = axes.flat[p_idx]
         sub = table[table["panel"] == p_idx]
@@ -103,12 +122,10 @@ def regret_figure(fig: Figure, table: pd.DataFrame):
         ax.set_xlabel("t")
         ax.set_ylabel("cumulative pseudo-regret")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="upper left")  # regret grows to the right: a fixed corner, no costly "best" search
     for ax in list(axes.flat)[len(fig.panels):]:
         ax.set_visible(False)
-    lines = textwrap.wrap(caption(fig), int(15 * 4.6 * cols))
-    mfig.text(0.01, 0.005, "\n".join(lines), fontsize=7, va="bottom")
-    mfig.tight_layout(rect=(0, (0.1 * len(lines) + 0.1) / mfig.get_figheight(), 1, 1))
+    _caption_strip(mfig, caption(fig), cols)
     return mfig
 
 
@@ -151,7 +168,7 @@ def success_figure(fig: Figure, table: pd.DataFrame):
     rows, cols = _grid(len(fig.panels))
     mfig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.6 * rows + 0.9), squeeze=False)
     labels = list(dict.fromkeys(table["curve"]))
-    palette = dict(zip(labels, sns.color_palette("colorblind", len(labels)), strict=True))
+    palette = _palette(labels)
     for p_idx, panel in enumerate(fig.panels):
         ax = axes.flat[p_idx]
         for label, df in table[table["panel"] == p_idx].groupby("curve", sort=False):
@@ -171,7 +188,5 @@ def success_figure(fig: Figure, table: pd.DataFrame):
         ax.set_visible(False)
     text = (f"{fig.spec.get('caption', fig.name)} Success rate over {fig.runs} trials; bars: 95% Wilson "
             f"intervals. Settings: {describe(fig)}.")
-    lines = textwrap.wrap(text, int(15 * 4.6 * cols))
-    mfig.text(0.01, 0.005, "\n".join(lines), fontsize=7, va="bottom")
-    mfig.tight_layout(rect=(0, (0.1 * len(lines) + 0.1) / mfig.get_figheight(), 1, 1))
+    _caption_strip(mfig, text, cols)
     return mfig

@@ -63,7 +63,8 @@ class Algorithm:
     generator, each exactly as ``run`` would (``dpbandits.simulate`` uses it when present).
     ``kind == "bai"``: ``run(arms, budget, epsilon, rngs, params, table_for) -> int64[len(rngs)]``
     recommended arms, one per generator (see :mod:`dpbandits.bai`).
-    ``sources`` are the files whose edits must rerun this algorithm's simulations.
+    ``sources`` are the files whose edits must rerun this algorithm's simulations. ``cost_ns`` (from
+    ``python -m dpbandits.bench``, K = 20) only sizes the pipeline's jobs.
     """
 
     name: str
@@ -76,6 +77,7 @@ class Algorithm:
     needs_horizon: bool = False  # True if the algorithm reads T (not anytime)
     doc: str = ""
     run_batch: Callable | None = None  # regret only: several runs in one call (e.g. interleaved)
+    cost_ns: float = 100.0  # rough ns of one core per pull (regret) or per budget unit of a trial (bai); job sizing
 
     def resolve(self, params: dict) -> dict:
         """Fill defaults and validate ``params``; unknown names raise ``ValueError``."""

@@ -21,6 +21,7 @@ from dpbandits import catalogue  # noqa: E402
 try:
     catalogue.check_schema(config, str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"))
     SIMS, FIGURES = catalogue.expand(config)
+    JOBS, WHERE = catalogue.plan_jobs(config, SIMS)
 except catalogue.ConfigError as err:
     raise ValueError(f"invalid config: {err}") from None
 validate(config, schema="../schemas/config.schema.yaml")
@@ -32,11 +33,10 @@ PAPERS = list(FIGURES)
 
 wildcard_constraints:
     algorithm="[a-z0-9_]+",
-    cid="[0-9a-f]{12}",
+    bid="[0-9a-f]{12}",
     start=r"\d+",
     stop=r"\d+",
     paper="[a-z0-9]+",
-    figure="[A-Za-z0-9_.]+",
 
 
 def algorithm_sources(wildcards):
@@ -67,5 +67,7 @@ def paper_targets(paper):
     ]
 
 
-def figure_sim_inputs(wildcards):
-    return catalogue.figure_inputs(config, SIMS, FIGURES[wildcards.paper][wildcards.figure])
+def job_specs(wildcards):
+    """The configurations (``SimSpec.as_dict()``) simulated by one job."""
+    job = JOBS[f"{wildcards.algorithm}/{wildcards.bid}/runs{wildcards.start}-{wildcards.stop}"]
+    return [spec.as_dict() for spec in job.members]

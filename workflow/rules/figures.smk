@@ -1,49 +1,55 @@
-# One plotting job per paper figure: PDF + PNG + tidy summaries (curves and per-run finals).
+# One plotting job per paper: every figure's PDF + PNG + tidy tables (curves and per-run finals), plus the
+# cross-paper heat-map and ranking where the paper sets `summary: true`. One process per paper keeps the
+# ~5 s of plotting imports off each figure; `snakemake results/figures/<paper>/<figure>.pdf` redraws it.
 
 
-rule figure:
-    input:
-        figure_sim_inputs,
-    output:
-        pdf=report(
-            f"{RESULTS}/figures/{{paper}}/{{figure}}.pdf",
-            caption="../report/figure.rst",
-            category="{paper}",
-        ),
-        png=f"{RESULTS}/figures/{{paper}}/{{figure}}.png",
-        csv=f"{RESULTS}/figures/{{paper}}/{{figure}}.csv",
-        runs=f"{RESULTS}/figures/{{paper}}/{{figure}}_runs.csv",
-    params:
-        figure=lambda w: FIGURES[w.paper][w.figure],
-    log:
-        f"{RESULTS}/logs/figures/{{paper}}/{{figure}}.log",
-    script:
-        "../scripts/figure.py"
+def figure_outputs(paper):
+    """{figure: {"pdf", "png", "csv", "runs"}: path} of one paper."""
+    base = f"{RESULTS}/figures/{paper}"
+    return {
+        name: {"pdf": f"{base}/{name}.pdf", "png": f"{base}/{name}.png", "csv": f"{base}/{name}.csv",
+               "runs": f"{base}/{name}_runs.csv"}
+        for name in FIGURES[paper]
+    }
 
 
-rule summary:
-    input:
-        lambda w: expand(f"{RESULTS}/figures/{w.paper}/{{figure}}.csv", figure=list(FIGURES[w.paper])),
-    output:
-        pdf=report(
-            f"{RESULTS}/figures/{{paper}}/summary/heatmap.pdf",
-            caption="../report/heatmap.rst",
-            category="{paper}",
-        ),
-        png=f"{RESULTS}/figures/{{paper}}/summary/heatmap.png",
-        ranking=report(f"{RESULTS}/figures/{{paper}}/summary/ranking.csv", category="{paper}"),
-        finals=f"{RESULTS}/figures/{{paper}}/summary/finals.csv",
-    log:
-        f"{RESULTS}/logs/figures/{{paper}}/summary/summary.log",
-    script:
-        "../scripts/summary.py"
+def paper_sims(paper):
+    """{figure: {cid: [job result files]}} of one paper."""
+    return {name: catalogue.figure_sims(config, WHERE, fig) for name, fig in FIGURES[paper].items()}
 
 
 for _paper in PAPERS:
+    _outputs = figure_outputs(_paper)
+    _summary = summary_files(_paper)
+
+    rule:
+        name:
+            f"figures_{_paper}"
+        input:
+            sorted({p for sims in paper_sims(_paper).values() for paths in sims.values() for p in paths}),
+        output:
+            [
+                report(f["pdf"], caption="../report/figure.rst", category=_paper, labels={"figure": name})
+                for name, f in _outputs.items()
+            ],
+            [f[ext] for f in _outputs.values() for ext in ("png", "csv", "runs")],
+            [report(p, caption="../report/heatmap.rst", category=_paper) if p.endswith(".pdf") else p
+             for p in _summary],
+        params:
+            figures=FIGURES[_paper],
+            sims=paper_sims(_paper),
+            outputs=_outputs,
+            summary=_summary,
+        log:
+            f"{RESULTS}/logs/figures/{_paper}.log",
+        resources:
+            runtime=30,
+            mem_mb=2000,
+        script:
+            "../scripts/figures.py"
 
     rule:
         name:
             _paper
         input:
             paper_targets(_paper),
-

@@ -142,7 +142,7 @@ def _algorithm(name, label, use_maxdet, mechanism, params, doc):
     return register(
         Algorithm(
             name=name, kind="bai", label=label, private=True, run=make_run(plan, recommend),
-            params=params, sources=sources(__file__, *_SOURCES), needs_horizon=True, doc=doc,
+            params=params, sources=sources(__file__, *_SOURCES), needs_horizon=True, doc=doc, cost_ns=200,
         )
     )
 

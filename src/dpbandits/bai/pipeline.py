@@ -1,10 +1,9 @@
-"""Pipeline entry point for BAI simulation chunks (called by ``dpbandits.pipeline.run_chunk``)."""
+"""Pipeline entry point for BAI simulation chunks (called by ``dpbandits.pipeline.run_job``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..io import save_npz
 from .instances import instance_for
 from .simulate import simulate_bai
 
@@ -25,14 +24,14 @@ def sweep_points(spec: dict) -> list[tuple[dict, int, float | None]]:
     return points
 
 
-def run_bai_chunk(spec: dict, start: int, stop: int, output: str) -> dict:
-    """Simulate runs ``start .. stop-1`` at every point of the BAI curve ``spec`` and write ``output``.
+def run_bai_chunk(spec: dict, start: int, stop: int) -> tuple[dict, dict, dict]:
+    """Simulate runs ``start .. stop-1`` at every point of the BAI curve ``spec``.
 
     ``spec`` is a ``SimSpec.as_dict()``: algorithm, instance (see :func:`instance_for`), horizon (the
     budget T), epsilon, params, seed and ``sweep`` (the swept variable and its values). Each point is
     simulated by :func:`simulate_bai` exactly as if alone (its own configuration hash seeds its runs).
-    The ``.npz`` holds ``x`` float64[V], ``recommended`` int64[V, R] and ``success`` bool[V, R].
-    Returns ``{"trials": V * R, "successes": S}``.
+    Returns (meta, arrays, info): arrays ``x`` float64[V], ``recommended`` int64[V, R] and ``success``
+    bool[V, R]; info ``{"trials": V * R, "successes": S}``.
     """
     recommended, success, metas = [], [], []
     for instance, budget, eps in sweep_points(spec):
@@ -46,6 +45,6 @@ def run_bai_chunk(spec: dict, start: int, stop: int, output: str) -> dict:
         metas.append(res.meta)
     meta = {**metas[0], "sweep": spec["sweep"], "points": [m.get("config_key") for m in metas]}
     success = np.array(success)
-    save_npz(output, meta, x=np.asarray(spec["sweep"]["values"], dtype=float),
-             recommended=np.array(recommended), success=success)
-    return {"trials": int(success.size), "successes": int(success.sum())}
+    arrays = {"x": np.asarray(spec["sweep"]["values"], dtype=float), "recommended": np.array(recommended),
+              "success": success}
+    return meta, arrays, {"trials": int(success.size), "successes": int(success.sum())}

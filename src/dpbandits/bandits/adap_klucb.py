@@ -89,6 +89,7 @@ register(
             "klucb_tol": Param(1e-9, low=0.0, doc="[CHOICE] bisection tolerance of the KL-UCB index"),
         },
         sources=sources(__file__, "bandits/_kernels.py", "klucb.py"),
+        cost_ns=3,
         doc="Azize & Basu (2022) AdaP-KLUCB, epsilon-global-DP; baseline of Hu & Hegde. Anytime.",
     )
 )

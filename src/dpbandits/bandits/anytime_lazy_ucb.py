@@ -72,6 +72,7 @@ register(
         run=run,
         params={"tie_break": TIE_BREAK},
         sources=sources(__file__, "bandits/_lazy.py", "bandits/_kernels.py"),
+        cost_ns=55,
         doc="Hu, Huang, Mehta & Hegde (arXiv 2102.07929 v3) Algorithm 1; epsilon-DP, anytime.",
     )
 )

@@ -155,6 +155,7 @@ register(
         },
         sources=sources(__file__, "bandits/_kernels.py"),
         needs_horizon=True,
+        cost_ns=0.3,
         doc="Sajed & Sheffet (2019) Algorithm 3, DP Successive Elimination.",
     )
 )

@@ -169,6 +169,7 @@ for _name, _label in (("dp_se2", "DP-SE 2"), ("dp_se2_modified", "modified DP-SE
             params=PARAMS,
             sources=sources(__file__, "bandits/_kernels.py", "stopping.py", "mechanisms.py"),
             needs_horizon=True,
+            cost_ns=0.3,
             doc=_DOCS[_name],
         )
     )

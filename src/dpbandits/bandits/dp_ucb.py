@@ -278,6 +278,7 @@ register(
         },
         sources=sources(__file__, "bandits/_kernels.py", "mechanisms.py"),
         needs_horizon=True,
+        cost_ns=30,
         doc="Mishra & Thakurta (2015) tree-based private UCB as in Sajed (2019 thesis) Algorithm 6.",
     )
 )

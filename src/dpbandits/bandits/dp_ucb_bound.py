@@ -169,6 +169,7 @@ register(
             "nu_form": Param("paper_nprime", NU_FORMS, doc="[CHOICE/RECON] R2-R3: form of nu_a"),
         },
         sources=sources(__file__, "bandits/_kernels.py", "mechanisms.py"),
+        cost_ns=80,
         doc="Tossou & Dimitrakakis (2016) Algorithm 1.",
     )
 )

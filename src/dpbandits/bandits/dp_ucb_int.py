@@ -172,6 +172,7 @@ register(
             "eps_log": Param("ln", tuple(LOG_BASES), doc="[CHOICE] R8: log base in Corollary 3.2"),
         },
         sources=sources(__file__, "bandits/_kernels.py"),
+        cost_ns=30,
         doc="Tossou & Dimitrakakis (2016) Algorithm 3; epsilon is the target privacy.",
     )
 )

@@ -132,6 +132,7 @@ register(
         run=run,
         params={"tie_break": TIE_BREAK, "hybrid_split": HYBRID_SPLIT},
         sources=sources(__file__, "bandits/_kernels.py", "mechanisms.py"),
+        cost_ns=400,
         doc="Tossou & Dimitrakakis (2016) Algorithm 2.",
     )
 )

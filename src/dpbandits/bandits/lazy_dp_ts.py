@@ -92,6 +92,7 @@ register(
             ),
         },
         sources=sources(__file__, "bandits/_lazy.py", "bandits/_kernels.py"),
+        cost_ns=1500,
         doc="Hu & Hegde (UAI 2022) Lazy-DP-TS, Algorithm 3 of arXiv 2102.07929 v3; epsilon-DP, anytime.",
     )
 )

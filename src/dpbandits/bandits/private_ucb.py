@@ -158,6 +158,7 @@ register(
         },
         sources=sources(__file__, "bandits/_kernels.py", "mechanisms.py"),
         needs_horizon=True,
+        cost_ns=65,
         doc="Mishra & Thakurta (2015), reconstructed as in Tossou & Dimitrakakis (2016) [RECON].",
     )
 )

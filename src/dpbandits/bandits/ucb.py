@@ -210,6 +210,7 @@ register(
         run_batch=run_batch,
         params={"tie_break": TIE_BREAK},
         sources=sources(__file__, "bandits/_kernels.py"),
+        cost_ns=50,
         doc="UCB1, Auer, Cesa-Bianchi & Fischer (2002); non-private reference.",
     )
 )
