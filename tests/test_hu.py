@@ -12,7 +12,7 @@ import dpbandits
 from dpbandits import ALGORITHMS, reference
 from dpbandits.bandits._lazy import lazy_close, lazy_count, lazy_state
 from dpbandits.bandits.adap_klucb import adap_klucb_kernel
-from dpbandits.bandits.anytime_lazy_ucb import anytime_lazy_ucb_kernel
+from dpbandits.bandits.anytime_lazy_ucb import anytime_lazy_ucb_kernel, certified, run_length
 from dpbandits.bandits.lazy_dp_ts import beta_at_clip, lazy_dp_ts_kernel
 from dpbandits.reference import POLICIES
 
@@ -227,6 +227,40 @@ def test_anytime_lazy_ucb_noise_free_limit_matches_reference_exactly():
         np.testing.assert_allclose(fast.regret, np.repeat(ref.regret, 2, axis=0))
         ref_pulls = np.repeat(np.sort(ref.pulls, axis=1), 2, axis=0)
         np.testing.assert_array_equal(np.sort(fast.pulls, axis=1), ref_pulls)
+
+
+@pytest.mark.parametrize("k", [2, 5, 20])
+def test_anytime_lazy_ucb_collapse_makes_the_per_round_decisions(k):
+    """Collapsed rounds (certified leader runs) against the per-round loop on the same generator: the
+    same pulls, releases and reward draws bit for bit; regret equal up to summation rounding."""
+    means = np.linspace(0.75, 0.25, k)
+    for seed, horizon in [(0, 200_000), *((s, 20_000) for s in range(1, 9))]:
+        ck = np.unique(np.geomspace(1, horizon, 150).astype(np.int64))
+        for epsilon in (0.25, 1.0, 1e9):
+            fast = anytime_lazy_ucb_kernel(means, horizon, epsilon, ck, np.random.default_rng(seed), True, True)
+            slow = anytime_lazy_ucb_kernel(means, horizon, epsilon, ck, np.random.default_rng(seed), True, False)
+            for x, y in zip(fast[1:], slow[1:], strict=True):
+                np.testing.assert_array_equal(x, y)
+            np.testing.assert_allclose(fast[0], slow[0], rtol=1e-9)
+
+
+def test_certified_finds_a_crossing_between_the_ends():
+    """Arm 1 (steeper in s^2) passes arm 0 and falls back inside [s1, s2]: both ends alone look safe."""
+    mu, hoeff, lap = np.array([0.0, -1.0]), np.array([0.0, 2.0]), np.array([0.5, 0.0])
+    # lead of arm 0: 1 - 2 s + 0.5 s^2 > 0 at s = 0.5 and s = 3.5, negative near the vertex s = 2
+    assert certified(0, 0.5, 0.5, mu, hoeff, lap) and certified(0, 3.5, 3.5, mu, hoeff, lap)
+    assert not certified(0, 0.5, 3.5, mu, hoeff, lap)
+    assert certified(0, 3.5, 9.0, mu, hoeff, lap)
+
+
+def test_run_length_stops_at_the_round_before_the_leader_changes():
+    """Arm 1 (a larger bonus) overtakes arm 0 near t = 1000: the certified run ends just before."""
+    mu, lap = np.array([0.6, 0.5]), np.zeros(2)
+    hoeff = np.array([0.0, 0.1 / math.sqrt(math.log(1000.5))])
+    m = run_length(0, 10, 10**5, mu, hoeff, lap)
+    index = [mu + hoeff * math.sqrt(math.log(t)) for t in range(10, 10 + m + 1)]
+    assert all(np.argmax(x) == 0 and x[0] > x[1] for x in index[:-1])
+    assert np.argmax(index[-1]) == 1 and 990 <= 10 + m <= 1001
 
 
 # ---------------------------------------------------------------- AdaP-KLUCB (spec §2.3)

@@ -30,7 +30,7 @@ from .checkpoints import default_checkpoints
 from .instances import means_for, sajed_instance
 from .simulate import simulate, versions
 
-COLLAPSED = ("dp_se", "dp_se2", "dp_se2_modified", "adap_klucb")  # ns per simulated pull
+COLLAPSED = ("dp_se", "dp_se2", "dp_se2_modified", "adap_klucb", "anytime_lazy_ucb")  # ns per simulated pull
 EPSILON = 0.5
 INSTANCE = "C2"
 SEED = 20240101
