@@ -33,6 +33,12 @@ def _copy_repo(dest: Path) -> Path:
         elif src.is_file():
             (dest / f).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / f)
+    # numba's on-disk cache (index + compiled code) is valid for a copy with the same source stamps
+    # (copy2 keeps mtimes), so the copy does not recompile kernels the rest of the suite compiled
+    for cached in (ROOT / "src").rglob("__pycache__/*.nb[ic]"):
+        target = dest / cached.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(cached, target)
     return dest
 
 
