@@ -26,6 +26,9 @@ def _copy_repo(dest: Path) -> Path:
     files = subprocess.run(
         ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
+    # numba's on-disk cache (index + compiled code) is valid for a copy with the same source stamps
+    # (copy2 keeps mtimes), so the copy does not recompile kernels the rest of the suite compiled
+    files += [str(p.relative_to(ROOT)) for p in (ROOT / "src").rglob("__pycache__/*.nb[ic]")]
     for f in files:
         src = ROOT / f
         if src.is_symlink():
@@ -33,12 +36,6 @@ def _copy_repo(dest: Path) -> Path:
         elif src.is_file():
             (dest / f).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / f)
-    # numba's on-disk cache (index + compiled code) is valid for a copy with the same source stamps
-    # (copy2 keeps mtimes), so the copy does not recompile kernels the rest of the suite compiled
-    for cached in (ROOT / "src").rglob("__pycache__/*.nb[ic]"):
-        target = dest / cached.relative_to(ROOT)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(cached, target)
     return dest
 
 
