@@ -97,8 +97,10 @@ def test_cheap_chunks_are_packed_per_algorithm(config):
     # smoke scale: every chunk is cheap, so one job per (algorithm, run range)
     assert len(jobs) == len({(j.algorithm, j.start, j.stop) for j in jobs.values()}) < len(sims)
     assert {j.algorithm for j in jobs.values()} == algorithms
-    # paper scale: a DP-UCB chunk (30 ns x 5e7 pulls x 4 epsilons x 15 runs) is a job of its own
-    paper_jobs, _ = catalogue.plan_jobs(config, catalogue.expand(config)[0])
+    # paper scale: a DP-UCB chunk (15 ns x 5e7 pulls x 4 epsilons x 15 runs = 45 s) above job_seconds
+    # is a job of its own
+    paper = {**config, "job_seconds": 30}
+    paper_jobs, _ = catalogue.plan_jobs(paper, catalogue.expand(paper)[0])
     big = [j for j in paper_jobs.values() if j.algorithm == "dp_ucb" and j.members[0].horizon == 50_000_000]
     assert len(big) == 64 // 4 * 2 and all(len(j.members) == 1 for j in big)
 

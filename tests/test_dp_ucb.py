@@ -25,8 +25,9 @@ from dpbandits.bandits._kernels import (
     tree_noise_step,
     uniform_int,
 )
-from dpbandits.bandits.dp_ucb import BLOCK, LANES, dp_ucb_batch, dp_ucb_on_draws, gamma_bonus, node_scale
+from dpbandits.bandits.dp_ucb import BLOCK, LEAD_CHUNK, dp_ucb_batch, dp_ucb_on_draws, gamma_bonus, node_scale
 from dpbandits.bandits.ucb import ucb_on_draws
+from dpbandits.instances import sajed_instance
 from dpbandits.mechanisms import BinaryTreeCounter, tree_levels, tree_noise_insert
 from dpbandits.seeding import run_generator
 
@@ -277,13 +278,12 @@ def test_trajectory_does_not_depend_on_checkpoints():
 
 
 @pytest.mark.parametrize("k", [3, 5, 20])
-def test_interleaved_runs_equal_runs_alone(k):
-    # up to LANES runs advance in lockstep in one loop; each must be exactly the run simulated alone
+def test_runs_in_a_batch_equal_runs_alone(k):
+    # run r of a batch depends only on its own stream: the same result and the same words consumed alone
     means = np.linspace(0.75, 0.25, k)
-    horizon, runs = 4000, 2 * LANES + 1
+    horizon, runs = 4000, 7
     ckpts = np.array([1, 7, 999, horizon])
-    seeds = [np.random.default_rng([20, i]) for i in range(runs)]
-    streams = new_streams(seeds)
+    streams = new_streams([np.random.default_rng([20, i]) for i in range(runs)])
     together = dp_ucb_batch(means, horizon, 800.0, 30.0, ckpts, streams)
     for i in range(runs):
         alone_stream = new_streams([np.random.default_rng([20, i])])
@@ -298,6 +298,63 @@ def test_interleaved_runs_equal_runs_alone(k):
              for a, b in ((0, 1), (1, 3), (3, 7))]
     assert (whole.regret == np.vstack([p.regret for p in parts])).all()
     assert (whole.pulls == np.vstack([p.pulls for p in parts])).all()
+
+
+def _arm_sequence(means, gamma, u, eta):
+    """Arms pulled at steps 1..T, read off the per-step regret (the gaps of ``means`` are distinct)."""
+    gap = means.max() - means
+    out, _, _ = dp_ucb_on_draws(means, gamma, u, eta, np.arange(1, u.size + 1), False)
+    steps = np.diff(out, prepend=0.0)
+    return np.abs(steps[:, None] - gap[None, :]).argmin(axis=1)
+
+
+@pytest.mark.parametrize("k, gamma, scale", [(2, 5.0, 1.0), (5, 20.0, 3.0), (5, 0.0, 0.0), (20, 40.0, 2.0)])
+def test_leader_loop_makes_the_argmax_decisions(k, gamma, scale):
+    # the leader loop (no argmax while one arm leads) against the argmax at every step, on the same
+    # draws: bit-identical regret, pulls and reward sum. The instances have long leads, so the loop
+    # runs through its growing chunks (16 .. LEAD_CHUNK steps), ends leads mid-chunk and at checkpoints.
+    means = np.linspace(0.9, 0.4, k) + np.arange(k) * 1e-3  # distinct gaps: arms readable from regret
+    horizon = 40_000
+    rng = np.random.default_rng([22, k])
+    u, eta = rng.random(horizon), rng.laplace(0.0, scale, horizon) if scale else np.zeros(horizon)
+    arms = _arm_sequence(means, gamma, u, eta)
+    leads = np.diff(np.flatnonzero(np.diff(arms) != 0))
+    assert leads.max() > 4 * LEAD_CHUNK and (leads < 16).sum() > 10  # long and short leads both occur
+    ckpts = np.unique(np.concatenate([rng.integers(1, horizon, 60), [BLOCK, BLOCK + 1, horizon]]))
+    fast = dp_ucb_on_draws(means, gamma, u, eta, ckpts, True)
+    plain = dp_ucb_on_draws(means, gamma, u, eta, ckpts, False)
+    assert (fast[0] == plain[0]).all() and (fast[1] == plain[1]).all() and fast[2] == plain[2]
+    assert (fast[1] == np.bincount(arms, minlength=k)).all()
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_leader_loop_breaks_ties_like_the_argmax(k):
+    # Gamma = 0, no noise and equal means: arms with equal (sum, pulls) tie exactly, often right after
+    # one arm won twice (inside the leader loop). The lowest index must win there too; either tie rule
+    # flipped in the loop changes the result on about a third of these seeds.
+    means = np.full(k, 0.5)
+    horizon = 2000
+    ckpts = np.array([100, horizon])
+    for seed in range(40):
+        u = np.random.default_rng([25, seed]).random(horizon)
+        fast = dp_ucb_on_draws(means, 0.0, u, np.zeros(horizon), ckpts, True)
+        plain = dp_ucb_on_draws(means, 0.0, u, np.zeros(horizon), ckpts, False)
+        assert (fast[1] == plain[1]).all() and fast[2] == plain[2]
+        _, ref_pulls, ref_total = ucb_on_draws(means, ckpts, False, u, [])
+        assert (fast[1] == ref_pulls).all() and fast[2] == ref_total
+
+
+def test_kernel_leader_loop_equals_argmax_loop_at_the_papers_constants():
+    # the compiled kernel with and without the leader loop on the same streams, Gamma and node scale
+    # of the paper (T = 5e7, K = 5, eps = 0.5) over a prefix of the horizon
+    means = np.array([float(m) for m in sajed_instance("C1", 5)])
+    gamma = gamma_bonus(5, T_PAPER, 0.5, 1 / T_PAPER)
+    ckpts = np.array([1000, 123_457, 300_000])
+    a = dp_ucb_batch(means, 300_000, gamma, node_scale(T_PAPER, 0.5), ckpts,
+                     new_streams([np.random.default_rng([24, i]) for i in range(2)]), True)
+    b = dp_ucb_batch(means, 300_000, gamma, node_scale(T_PAPER, 0.5), ckpts,
+                     new_streams([np.random.default_rng([24, i]) for i in range(2)]), False)
+    assert all((x == y).all() for x, y in zip(a, b, strict=True))
 
 
 # --------------------------------------------------------------------------- distributions

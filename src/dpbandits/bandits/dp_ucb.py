@@ -22,11 +22,14 @@ process itself, never fresh or frozen noise. Speed comes from exact re-organisat
   when the bits do not decide), and an exactly Laplace-distributed node noise as a random sign
   times numpy's ziggurat exponential;
 * sqrt(2 ln t) for a block from one ``log`` per block (``_kernels.fill_sqrt_log``, within one ulp);
-* the argmax over the arms padded to a multiple of 8 (``_kernels.first_max``: SIMD chunks when several
-  runs are in flight, else a scalar tree), lowest index on ties;
-* up to ``LANES`` independent runs advanced in lockstep by one loop (:func:`dp_ucb_batch`), so the
-  CPU overlaps their dependency chains (argmax -> reward -> index update). Each run keeps its own
-  generator, draws and state: a run's result is the same alone or in any batch.
+* the argmax over the arms padded to a multiple of 8 (``_kernels.first_max``), lowest index on ties;
+* no argmax while one arm leads (:func:`_lead`). At the papers' scale an arm keeps the argmax for
+  hundreds to thousands of steps in a row (mean run 700-3400 steps at T = 5e7) and only the leader's
+  index moves; the others' (c, d) are fixed, so the maxima of the arms before and after the leader
+  over the next steps are computed ahead, vectorised (:func:`_rivals`), and each step compares one
+  fused multiply-add against them. This is not a skip: every step still draws its reward and node
+  noise and recomputes the leader's index (spec §5.3); the decisions, draws and regret are bit for
+  bit those of the argmax at every step (``lead=False``).
 
 :func:`dp_ucb_on_draws` runs the same step loop on given per-step uniforms and node noises; with
 draws in the reference runner's order it reproduces ``dpbandits.reference`` pull for pull.
@@ -42,13 +45,13 @@ from numba import njit
 from ..mechanisms import tree_levels
 from ..registry import Algorithm, OptionalProbability, Param, register, sources
 from ._kernels import (
-    CHUNK,
     critical_chunks,
     fill_draws,
     fill_sqrt_log,
     first_max,
+    fma,
     new_streams,
-    padded,
+    padded_index,
     resolve_beta,
     set_streams_state,
     tree_noise_step,
@@ -57,7 +60,7 @@ from ._kernels import (
 GAMMA_LOGS = ("e", "2")
 GAMMA_DENOMINATORS = ("eps", "2")
 BLOCK = 384  # steps per block of random draws: a multiple of 3 (three steps per 53-bit uniform)
-LANES = 3  # runs advanced in lockstep by one kernel loop
+LEAD_CHUNK = 128  # most steps whose rival maxima the leader loop prepares at once (first chunk: 16)
 _FASTMATH = {"contract"}  # fused multiply-add only; no reassociation
 _U = np.uintp  # unsigned indices: no negative-index wraparound code
 
@@ -85,7 +88,7 @@ def node_scale(horizon: int, epsilon: float) -> float:
 
 @njit(cache=True, fastmath=_FASTMATH, inline="always")
 def _pull(c, d, row, levels, count, a, u, e, means, gamma):
-    """Pull arm ``a`` of one run with reward decider ``u`` and node noise ``e``; return the reward.
+    """Pull arm ``a`` with reward decider ``u`` and node noise ``e``; return the reward.
 
     row = [w = s + Gamma + b, 1/(n+1), (n+1)^-1/2, reward sum s, b = ``base`` of the next insertion].
     """
@@ -104,139 +107,185 @@ def _pull(c, d, row, levels, count, a, u, e, means, gamma):
     return r
 
 
-@njit(cache=True, fastmath=_FASTMATH, error_model="numpy")
-def _steps(j0, j1, t, nl, u, eta, g, means, gap, gamma, cd, arm, n, zt, acc):
-    """Steps t .. t + (j1 - j0) - 1 of runs (lanes) 0 .. nl-1 <= 2 on draws u[l, j0:j1], eta[l, j0:j1].
+@njit(cache=True, fastmath=_FASTMATH, error_model="numpy", inline="always")
+def _rivals(c, d, g, j, h, a, lo, hi):
+    """lo[q] / hi[q] = max of fma(g[j+q], d[i], c[i]) over the arms i < a / i > a, for q < h.
 
-    The lanes' arrays are independent; writing each lane out (no loop over lanes) lets the CPU
-    overlap their argmax -> reward -> update chains. State (see :func:`_new_state`): cd[l] = (c, d)
-    padded to a multiple of 8 arms, arm[l, i] = row of :func:`_pull`, n[l, i] pulls, zt[l, i] tree
-    levels, acc[l] = [regret, reward total]. Returns the next t.
+    The other arms' (c, d) do not change while arm ``a`` is pulled, so these maxima are known ahead
+    of the leader's draws; the loops over q vectorise. Empty maxima are -inf.
     """
-    k = means.size
-    kp = cd.shape[2]
-    simd = nl > 2 or (nl > 1 and kp > CHUNK)  # SIMD argmax pays off with several chains in flight
-    c0, d0, c1, d1, c2, d2 = cd[0, 0], cd[0, 1], cd[1, 0], cd[1, 1], cd[2, 0], cd[2, 1]
-    reg0, reg1, reg2 = acc[0, 0], acc[1, 0], acc[2, 0]
-    tot0, tot1, tot2 = acc[0, 1], acc[1, 1], acc[2, 1]
-    for j in range(j0, j1):
-        jj = _U(j)
-        gj = g[jj]
-        if t <= k:
-            a0 = a1 = a2 = _U(t - 1)
-        else:
-            a0 = first_max(c0, d0, gj, kp, simd)[1]
-            a1 = first_max(c1, d1, gj, kp, simd)[1] if nl > 1 else _U(0)
-            a2 = first_max(c2, d2, gj, kp, simd)[1] if nl > 2 else _U(0)
-        tot0 += _pull(c0, d0, arm[0, a0], zt[0, a0], n[0], a0, u[0, jj], eta[0, jj], means, gamma)
-        reg0 += gap[a0]
-        if nl > 1:
-            tot1 += _pull(c1, d1, arm[1, a1], zt[1, a1], n[1], a1, u[1, jj], eta[1, jj], means, gamma)
-            reg1 += gap[a1]
-        if nl > 2:
-            tot2 += _pull(c2, d2, arm[2, a2], zt[2, a2], n[2], a2, u[2, jj], eta[2, jj], means, gamma)
-            reg2 += gap[a2]
-        t += 1
-    acc[0, 0], acc[1, 0], acc[2, 0] = reg0, reg1, reg2
-    acc[0, 1], acc[1, 1], acc[2, 1] = tot0, tot1, tot2
-    return t
+    for q in range(h):
+        lo[_U(q)] = -np.inf
+        hi[_U(q)] = -np.inf
+    for i in range(c.size):
+        ci, di = c[_U(i)], d[_U(i)]
+        if i < a:
+            for q in range(h):
+                x = fma(g[j + _U(q)], di, ci)
+                lo[_U(q)] = max(lo[_U(q)], x)
+        elif i > a:
+            for q in range(h):
+                x = fma(g[j + _U(q)], di, ci)
+                hi[_U(q)] = max(hi[_U(q)], x)
+
+
+@njit(cache=True, fastmath=_FASTMATH, error_model="numpy")
+def _lead(j, stop, a, u, eta, g, means, gap, gamma, c, d, row, levels, count, acc, lo, hi, inv, rsq):
+    """Pull the leader ``a`` at draws j, j+1, ... < stop for as long as it is the argmax; return the
+    first draw index it does not win (``stop`` if it wins them all).
+
+    The step-by-step decisions of :func:`_run_block` without the argmax: arm ``a`` wins step j iff its
+    index fma(g[j], d[a], c[a]) is > every arm before it and >= every arm after it (lowest index on
+    ties), against rival maxima from :func:`_rivals` for chunks of ``LEAD_CHUNK`` steps (lo, hi, inv,
+    rsq: float64[LEAD_CHUNK] scratch). Every value is computed by the same floating-point operations as
+    :func:`_pull`, so the pulls, rewards, noises and regret are bit for bit those of the argmax loop.
+    Returning early is always safe (the caller's argmax decides that step); pulling a non-argmax is not.
+    """
+    ai = np.int64(a)
+    mu, ga = means[a], gap[a]
+    w, s, b = row[0], row[3], row[4]
+    ca, da = c[a], d[a]
+    m = count[a]
+    reg, tot = acc[0], acc[1]
+    j = _U(j)
+    stop = _U(stop)
+    size = _U(16)  # chunks grow 16, 32, ..., LEAD_CHUNK: short leads waste little
+    while j < stop:
+        h = min(size, stop - j)
+        size = min(size + size, _U(LEAD_CHUNK))
+        _rivals(c, d, g, j, h, ai, lo, hi)
+        for q in range(h):  # 1/(n+1) and (n+1)^-1/2 of the next h pulls, as _pull computes them
+            x = np.float64(m + 1 + q)
+            inv[_U(q)] = 1.0 / x
+            rsq[_U(q)] = 1.0 / math.sqrt(x)
+        q = _U(0)
+        while q < h:
+            v = fma(g[j + q], da, ca)
+            if not (v > lo[q] and v >= hi[q]):
+                break
+            e = eta[j + q]
+            r = 1.0 if u[j + q] < mu else 0.0
+            ca = (w + e + r) * inv[q]
+            da = rsq[q]
+            m += 1
+            b = tree_noise_step(levels, b, m, e)
+            s = s + r
+            w = s + gamma + b
+            reg += ga
+            tot += r
+            q += _U(1)
+        j += q
+        if q < h:
+            break
+    c[a], d[a], count[a] = ca, da, m
+    row[0], row[3], row[4] = w, s, b
+    row[1] = 1.0 / (m + 1)
+    row[2] = 1.0 / math.sqrt(m + 1)
+    acc[0], acc[1] = reg, tot
+    return np.int64(j)
 
 
 @njit(cache=True, nogil=True)
 def _new_state(k, gamma):
-    """Initial (cd, arm, n, zt, acc) of ``LANES`` runs: no pulls, w = Gamma, 1/(n+1) = (n+1)^-1/2 = 1."""
-    cd = np.zeros((LANES, 2, padded(k)))
-    cd[:, 0, k:] = -np.inf  # padding arms never win (see _kernels.padded_index)
-    arm = np.zeros((LANES, k, 8))
-    arm[:, :, 0] = gamma
-    arm[:, :, 1] = 1.0
-    arm[:, :, 2] = 1.0
-    return cd, arm, np.zeros((LANES, k), dtype=np.int64), np.zeros((LANES, k, 65)), np.zeros((LANES, 2))
+    """Initial state of one run: (c, d) padded to a multiple of 8 arms (padding never wins), rows of
+    :func:`_pull` (w = Gamma, 1/(n+1) = (n+1)^-1/2 = 1), pull counts, tree levels, [regret, reward
+    total], the last arm pulled and the leader's scratch."""
+    c, d = padded_index(k)
+    arm = np.zeros((k, 8))
+    arm[:, 0] = gamma
+    arm[:, 1] = 1.0
+    arm[:, 2] = 1.0
+    last = np.full(1, c.size, dtype=np.uintp)  # the arm pulled last (c.size: none yet)
+    scratch = (np.empty(LEAD_CHUNK), np.empty(LEAD_CHUNK), np.empty(LEAD_CHUNK), np.empty(LEAD_CHUNK))
+    return c, d, arm, np.zeros(k, dtype=np.int64), np.zeros((k, 65)), np.zeros(2), last, scratch
 
 
 @njit(cache=True, nogil=True)
-def _run_block(jn, t, nl, u, eta, g, means, gap, gamma, state, checkpoints, c, out):
-    """Steps for draws 0..jn-1, recording each lane's regret at the checkpoints they reach. Returns (t, c)."""
-    cd, arm, n, zt, acc = state
+def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, lead):
+    """Steps t .. t + jn - 1 on draws u[:jn], eta[:jn], recording the regret at the checkpoints reached.
+
+    Each step pulls the lowest-index argmax of fma(g, d, c) (arm t - 1 while t <= K). With ``lead``,
+    an arm that wins two steps in a row keeps being pulled by :func:`_lead` until it loses (the same
+    decisions, without the argmax). Returns (t, c).
+    """
+    ci, di, arm, n, zt, acc, last, (lo, hi, inv, rsq) = state
+    k = means.size
+    kp = ci.size
     j = 0
     while j < jn:
         stop = jn
         if c < checkpoints.size:
             stop = min(jn, j + checkpoints[c] - t + 1)
-        t = _steps(j, stop, t, nl, u, eta, g, means, gap, gamma, cd, arm, n, zt, acc)
-        j = stop
+        while j < stop:
+            if t <= k:
+                a = _U(t - 1)
+            else:
+                a = first_max(ci, di, g[_U(j)], kp, False)[1]
+            acc[1] += _pull(ci, di, arm[a], zt[a], n, a, u[_U(j)], eta[_U(j)], means, gamma)
+            acc[0] += gap[a]
+            j += 1
+            t += 1
+            if lead and a == last[0] and t > k + 1 and j < stop:
+                j1 = _lead(j, stop, a, u, eta, g, means, gap, gamma, ci, di, arm[a], zt[a], n, acc, lo, hi, inv, rsq)
+                t += j1 - j
+                j = j1
+            last[0] = a
         while c < checkpoints.size and checkpoints[c] == t - 1:
-            out[:nl, c] = acc[:nl, 0]
+            out[c] = acc[0]
             c += 1
     return t, c
 
 
 @njit(cache=True, nogil=True)
-def _run_lanes(means, horizon, gamma, scale, checkpoints, streams, out, pulls, totals):
-    """Runs of streams[0..nl-1] (nl <= LANES) in lockstep into out[:nl], pulls[:nl], totals[:nl]."""
-    nl = streams.shape[0]
-    k = means.size
+def _run(means, horizon, gamma, scale, checkpoints, sb, crit, out, lead):
+    """One run on stream ``sb``: regret at the checkpoints into ``out``; returns (pulls[K], reward sum)."""
     gap = means.max() - means
-    state = _new_state(k, gamma)
-    crit = critical_chunks(means)
-    u = np.empty((LANES, BLOCK))
-    eta = np.empty((LANES, BLOCK))
+    state = _new_state(means.size, gamma)
+    u = np.empty(BLOCK)
+    eta = np.empty(BLOCK)
     g = np.empty(BLOCK)
-    rec = np.empty((LANES, checkpoints.size))
     t = 1
     c = 0
     while t <= horizon:
-        for lane in range(nl):
-            fill_draws(streams[lane], crit, scale, u[lane], eta[lane])
+        fill_draws(sb, crit, scale, u, eta)
         fill_sqrt_log(g, t)
-        t, c = _run_block(min(BLOCK, horizon - t + 1), t, nl, u, eta, g, means, gap, gamma, state,
-                          checkpoints, c, rec)
-    out[:] = rec[:nl]
-    pulls[:] = state[2][:nl]
-    totals[:] = state[4][:nl, 1]
+        t, c = _run_block(min(BLOCK, horizon - t + 1), t, u, eta, g, means, gap, gamma, state, checkpoints, c,
+                          out, lead)
+    return state[3], state[5][1]
 
 
 @njit(cache=True, nogil=True)
-def dp_ucb_batch(means, horizon, gamma, scale, checkpoints, streams):
+def dp_ucb_batch(means, horizon, gamma, scale, checkpoints, streams, lead=True):
     """Runs of DP-UCB with bonus ``gamma`` and node noise Lap(``scale``), one per PCG64 stream.
 
-    ``streams`` is uint64[R, STREAM] (``_kernels.new_streams``), advanced in place. Runs go in groups of
-    at most ``LANES`` advanced in lockstep; run r's result depends only on streams[r].
+    ``streams`` is uint64[R, STREAM] (``_kernels.new_streams``), advanced in place; run r's result
+    depends only on streams[r]. ``lead=False`` takes the argmax at every step (same results, slower).
     Returns (regret[R, C], pulls[R, K], reward_sum[R]).
     """
     runs = streams.shape[0]
     out = np.empty((runs, checkpoints.size))
     pulls = np.empty((runs, means.size), dtype=np.int64)
     totals = np.empty(runs)
-    groups = -(-runs // LANES)
-    start = 0
-    for i in range(groups):
-        stop = start + (runs - start) // (groups - i)  # balanced group sizes
-        _run_lanes(means, horizon, gamma, scale, checkpoints, streams[start:stop], out[start:stop],
-                   pulls[start:stop], totals[start:stop])
-        start = stop
+    crit = critical_chunks(means)
+    for r in range(runs):
+        pulls[r], totals[r] = _run(means, horizon, gamma, scale, checkpoints, streams[r], crit, out[r], lead)
     return out, pulls, totals
 
 
 @njit(cache=True, nogil=True)
-def dp_ucb_on_draws(means, gamma, u, eta, checkpoints):
+def dp_ucb_on_draws(means, gamma, u, eta, checkpoints, lead=True):
     """DP-UCB on given draws: step t (1-based) gets reward u[t-1] < mu_a and node noise eta[t-1].
 
     The horizon is ``u.size``. Returns (regret[C], pulls[K], reward_sum) of the one run.
     """
-    k = means.size
     gap = means.max() - means
-    state = _new_state(k, gamma)
-    rec = np.empty((LANES, checkpoints.size))
+    state = _new_state(means.size, gamma)
+    out = np.empty(checkpoints.size)
     g = np.empty(u.size)
     for j0 in range(0, u.size, BLOCK):  # the kernel's blocks, so g is the kernel's g
         fill_sqrt_log(g[j0:j0 + BLOCK], j0 + 1)
-    lanes_u = np.empty((LANES, u.size))
-    lanes_eta = np.zeros((LANES, u.size))
-    lanes_u[0] = u
-    lanes_eta[0] = eta
-    _run_block(u.size, 1, 1, lanes_u, lanes_eta, g, means, gap, gamma, state, checkpoints, 0, rec)
-    return rec[0].copy(), state[2][0].copy(), state[4][0, 1]
+    _run_block(u.size, 1, u, eta, g, means, gap, gamma, state, checkpoints, 0, out, lead)
+    return out, state[3], state[5][1]
 
 
 def run_batch(means, horizon, epsilon, checkpoints, rngs, params):
@@ -278,7 +327,7 @@ register(
         },
         sources=sources(__file__, "bandits/_kernels.py", "mechanisms.py"),
         needs_horizon=True,
-        cost_ns=30,
+        cost_ns=15,
         doc="Mishra & Thakurta (2015) tree-based private UCB as in Sajed (2019 thesis) Algorithm 6.",
     )
 )
