@@ -25,11 +25,12 @@ process itself, never fresh or frozen noise. Speed comes from exact re-organisat
 * the argmax over the arms padded to a multiple of 8 (``_kernels.first_max``), lowest index on ties;
 * no argmax while one arm leads (:func:`_lead`). At the papers' scale an arm keeps the argmax for
   hundreds to thousands of steps in a row (mean run 700-3400 steps at T = 5e7) and only the leader's
-  index moves; the others' (c, d) are fixed, so the maxima of the arms before and after the leader
-  over the next steps are computed ahead, vectorised (:func:`_rivals`), and each step compares one
-  fused multiply-add against them. This is not a skip: every step still draws its reward and node
-  noise and recomputes the leader's index (spec §5.3); the decisions, draws and regret are bit for
-  bit those of the argmax at every step (``lead=False``).
+  index moves; the others' indices are fixed non-decreasing lines in g = sqrt(2 ln t), so their
+  maxima at the end of a chunk of steps bound them over the chunk, and each step compares one fused
+  multiply-add against two numbers; a step that does not clear the bound goes to the argmax. This is
+  not a skip: every step still draws its reward and node noise and recomputes the leader's index
+  (spec §5.3); the decisions, draws and regret are bit for bit those of the argmax at every step
+  (``lead=False``).
 
 :func:`dp_ucb_on_draws` runs the same step loop on given per-step uniforms and node noises; with
 draws in the reference runner's order it reproduces ``dpbandits.reference`` pull for pull.
@@ -60,7 +61,7 @@ from ._kernels import (
 GAMMA_LOGS = ("e", "2")
 GAMMA_DENOMINATORS = ("eps", "2")
 BLOCK = 384  # steps per block of random draws: a multiple of 3 (three steps per 53-bit uniform)
-LEAD_CHUNK = 128  # most steps whose rival maxima the leader loop prepares at once (first chunk: 16)
+LEAD_CHUNK = 128  # longest chunk of leader steps checked against one rival bound (first chunk: 16)
 _FASTMATH = {"contract"}  # fused multiply-add only; no reassociation
 _U = np.uintp  # unsigned indices: no negative-index wraparound code
 
@@ -108,60 +109,59 @@ def _pull(c, d, row, levels, count, a, u, e, means, gamma):
 
 
 @njit(cache=True, fastmath=_FASTMATH, error_model="numpy", inline="always")
-def _rivals(c, d, g, j, h, a, lo, hi):
-    """lo[q] / hi[q] = max of fma(g[j+q], d[i], c[i]) over the arms i < a / i > a, for q < h.
-
-    The other arms' (c, d) do not change while arm ``a`` is pulled, so these maxima are known ahead
-    of the leader's draws; the loops over q vectorise. Empty maxima are -inf.
-    """
-    for q in range(h):
-        lo[_U(q)] = -np.inf
-        hi[_U(q)] = -np.inf
+def _rivals(c, d, g, a):
+    """(lo, hi): the maxima of fma(g, d[i], c[i]) over the arms i < a and i > a (-inf if none)."""
+    lo = -np.inf
+    hi = -np.inf
     for i in range(c.size):
-        ci, di = c[_U(i)], d[_U(i)]
+        x = fma(g, d[_U(i)], c[_U(i)])
         if i < a:
-            for q in range(h):
-                x = fma(g[j + _U(q)], di, ci)
-                lo[_U(q)] = max(lo[_U(q)], x)
+            lo = max(lo, x)
         elif i > a:
-            for q in range(h):
-                x = fma(g[j + _U(q)], di, ci)
-                hi[_U(q)] = max(hi[_U(q)], x)
+            hi = max(hi, x)
+    return lo, hi
 
 
 @njit(cache=True, fastmath=_FASTMATH, error_model="numpy")
-def _lead(j, stop, a, u, eta, g, means, gap, gamma, c, d, row, levels, count, acc, lo, hi, inv, rsq):
-    """Pull the leader ``a`` at draws j, j+1, ... < stop for as long as it is the argmax; return the
-    first draw index it does not win (``stop`` if it wins them all).
+def _lead(j, stop, a, u, eta, g, means, gap, gamma, c, d, row, levels, count, acc, inv, rsq):
+    """Pull the leader ``a`` at draws j, j+1, ... < stop while it provably is the argmax; return the
+    first draw index not pulled here (the caller's argmax decides that step).
 
-    The step-by-step decisions of :func:`_run_block` without the argmax: arm ``a`` wins step j iff its
-    index fma(g[j], d[a], c[a]) is > every arm before it and >= every arm after it (lowest index on
-    ties), against rival maxima from :func:`_rivals` for chunks of ``LEAD_CHUNK`` steps (lo, hi, inv,
-    rsq: float64[LEAD_CHUNK] scratch). Every value is computed by the same floating-point operations as
-    :func:`_pull`, so the pulls, rewards, noises and regret are bit for bit those of the argmax loop.
-    Returning early is always safe (the caller's argmax decides that step); pulling a non-argmax is not.
+    Arm ``a`` is the lowest-index argmax of step j if its index v = fma(g[j], d[a], c[a]) is > every arm
+    before it and >= every arm after it. The other arms' (c, d) stay fixed while ``a`` is pulled, and
+    the rounded fma(g, d, c) with d >= 0 does not decrease as g grows, so their maxima at the largest
+    g of a chunk (:func:`_rivals`) bound them over the whole chunk: one comparison per step against
+    two numbers. A step that does not beat the bound is returned to the caller, which is always exact
+    (there, the argmax decides). Chunks grow 16, 32, ..., ``LEAD_CHUNK`` steps; inv, rsq are
+    float64[LEAD_CHUNK] scratch for 1/(n+1) and (n+1)^-1/2. Every value is computed by the same
+    floating-point operations as :func:`_pull`, so the pulls, rewards, noises and regret are bit for
+    bit those of the argmax at every step.
     """
     ai = np.int64(a)
     mu, ga = means[a], gap[a]
     w, s, b = row[0], row[3], row[4]
+    s0 = s
     ca, da = c[a], d[a]
     m = count[a]
-    reg, tot = acc[0], acc[1]
+    reg = acc[0]
     j = _U(j)
     stop = _U(stop)
     size = _U(16)  # chunks grow 16, 32, ..., LEAD_CHUNK: short leads waste little
     while j < stop:
         h = min(size, stop - j)
         size = min(size + size, _U(LEAD_CHUNK))
-        _rivals(c, d, g, j, h, ai, lo, hi)
         for q in range(h):  # 1/(n+1) and (n+1)^-1/2 of the next h pulls, as _pull computes them
             x = np.float64(m + 1 + q)
             inv[_U(q)] = 1.0 / x
             rsq[_U(q)] = 1.0 / math.sqrt(x)
+        top = g[j]
+        for q in range(h):  # the largest g of the chunk (rounding may break its monotonicity)
+            top = max(top, g[j + _U(q)])
+        lo, hi = _rivals(c, d, top, ai)
         q = _U(0)
         while q < h:
             v = fma(g[j + q], da, ca)
-            if not (v > lo[q] and v >= hi[q]):
+            if not (v > lo and v >= hi):
                 break
             e = eta[j + q]
             r = 1.0 if u[j + q] < mu else 0.0
@@ -172,7 +172,6 @@ def _lead(j, stop, a, u, eta, g, means, gap, gamma, c, d, row, levels, count, ac
             s = s + r
             w = s + gamma + b
             reg += ga
-            tot += r
             q += _U(1)
         j += q
         if q < h:
@@ -181,7 +180,8 @@ def _lead(j, stop, a, u, eta, g, means, gap, gamma, c, d, row, levels, count, ac
     row[0], row[3], row[4] = w, s, b
     row[1] = 1.0 / (m + 1)
     row[2] = 1.0 / math.sqrt(m + 1)
-    acc[0], acc[1] = reg, tot
+    acc[0] = reg
+    acc[1] += s - s0  # the rewards are 0/1, so these float sums are exact integers (< 2^53)
     return np.int64(j)
 
 
@@ -196,7 +196,7 @@ def _new_state(k, gamma):
     arm[:, 1] = 1.0
     arm[:, 2] = 1.0
     last = np.full(1, c.size, dtype=np.uintp)  # the arm pulled last (c.size: none yet)
-    scratch = (np.empty(LEAD_CHUNK), np.empty(LEAD_CHUNK), np.empty(LEAD_CHUNK), np.empty(LEAD_CHUNK))
+    scratch = (np.empty(LEAD_CHUNK), np.empty(LEAD_CHUNK))
     return c, d, arm, np.zeros(k, dtype=np.int64), np.zeros((k, 65)), np.zeros(2), last, scratch
 
 
@@ -208,7 +208,7 @@ def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, 
     an arm that wins two steps in a row keeps being pulled by :func:`_lead` until it loses (the same
     decisions, without the argmax). Returns (t, c).
     """
-    ci, di, arm, n, zt, acc, last, (lo, hi, inv, rsq) = state
+    ci, di, arm, n, zt, acc, last, (inv, rsq) = state
     k = means.size
     kp = ci.size
     j = 0
@@ -226,7 +226,7 @@ def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, 
             j += 1
             t += 1
             if lead and a == last[0] and t > k + 1 and j < stop:
-                j1 = _lead(j, stop, a, u, eta, g, means, gap, gamma, ci, di, arm[a], zt[a], n, acc, lo, hi, inv, rsq)
+                j1 = _lead(j, stop, a, u, eta, g, means, gap, gamma, ci, di, arm[a], zt[a], n, acc, inv, rsq)
                 t += j1 - j
                 j = j1
             last[0] = a
