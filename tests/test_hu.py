@@ -10,10 +10,11 @@ from scipy import stats
 
 import dpbandits
 from dpbandits import ALGORITHMS, reference
+from dpbandits.bandits._gamma import fill_betas
 from dpbandits.bandits._lazy import lazy_close, lazy_count, lazy_state
 from dpbandits.bandits.adap_klucb import adap_klucb_kernel
 from dpbandits.bandits.anytime_lazy_ucb import anytime_lazy_ucb_kernel, certified, run_length
-from dpbandits.bandits.lazy_dp_ts import beta_at_clip, lazy_dp_ts_kernel
+from dpbandits.bandits.lazy_dp_ts import lazy_dp_ts_kernel, theta_stream
 from dpbandits.reference import POLICIES
 
 LAZY = ("anytime_lazy_ucb", "lazy_dp_ts")
@@ -28,7 +29,7 @@ def lazy_kernel(name, means, horizon, epsilon, checkpoints, seed):
     m = np.asarray(means, dtype=float)
     if name == "anytime_lazy_ucb":
         return anytime_lazy_ucb_kernel(m, horizon, epsilon, checkpoints, rng, True)
-    return lazy_dp_ts_kernel(m, horizon, epsilon, 1.0, checkpoints, rng, True)
+    return lazy_dp_ts_kernel(m, horizon, epsilon, 1.0, checkpoints, rng, theta_stream(rng), True)
 
 
 def run_policy(name, means, horizon, epsilon, seed, **params):
@@ -57,6 +58,8 @@ def test_registered_anytime_private(name):
     assert alg.label == NAMES[name] and alg.kind == "regret" and alg.private and not alg.needs_horizon
     expected = {f"src/dpbandits/bandits/{name}.py", "src/dpbandits/bandits/_kernels.py"}
     expected.add("src/dpbandits/klucb.py" if name == "adap_klucb" else "src/dpbandits/bandits/_lazy.py")
+    if name == "lazy_dp_ts":
+        expected.add("src/dpbandits/bandits/_gamma.py")
     assert set(alg.sources) == expected
     assert alg.params["tie_break"].default == "random"
     for p in alg.params.values():
@@ -167,8 +170,11 @@ def test_fast_lazy_ucb_final_releases_are_laplace_in_the_noise_free_limit():
 
 @pytest.mark.parametrize(("o", "top"), [(1.0, True), (37.0, True), (1.0, False), (250.0, False)])
 def test_clipped_beta_closed_form(o, top):
-    e = np.random.default_rng(8).standard_exponential(4000)
-    theta = np.array([beta_at_clip(x, o, top) for x in e])
+    """The kernel's draw at the clip, Beta(o+1, 1) or Beta(1, o+1) from one exponential, has that law."""
+    n = 4000
+    a, b = (np.full(n, o + 1.0), np.ones(n)) if top else (np.ones(n), np.full(n, o + 1.0))
+    theta = np.empty(n)
+    fill_betas(theta_stream(np.random.default_rng(8)), a, b, theta, True)
     law = stats.beta(o + 1, 1) if top else stats.beta(1, o + 1)
     assert stats.kstest(theta, law.cdf).pvalue > P_MIN
 
@@ -184,6 +190,63 @@ def test_lazy_release_noise_is_laplace_on_the_sum():
         errors += [noisy - true for _, _, true, noisy in pol.releases]
     assert len(errors) == 120 * 2 * 10
     assert stats.kstest(errors, stats.laplace(scale=1 / epsilon).cdf).pvalue > P_MIN
+
+
+def lazy_dp_ts_numpy(means, horizon, epsilon, seed):
+    """Algorithm 3 on numpy Generators, the kernel's draws in its order: thetas from
+    ``Generator(rng.bit_generator.jumped())`` (numpy's beta; exp(-E/a) or 1 - exp(-E/b) where a parameter
+    is 1), epoch closes and tie picks from ``rng``. Returns (pulls, obs, mu)."""
+    rng = np.random.default_rng(seed)
+    draws = np.random.Generator(rng.bit_generator.jumped())
+    k = len(means)
+    cur, size, obs, mu = np.zeros(k, dtype=int), np.ones(k, dtype=int), np.zeros(k), np.zeros(k)
+    pulls = np.zeros(k, dtype=int)
+    for t in range(1, horizon + 1):
+        a = t - 1
+        if t > k:
+            theta = np.empty(k)
+            for j in range(k):
+                m = min(max(mu[j] + 3.0 * math.log(t) / epsilon / obs[j], 0.0), 1.0)
+                x, y = m * obs[j] + 1.0, (1.0 - m) * obs[j] + 1.0
+                if y == 1.0:
+                    theta[j] = math.exp(-draws.standard_exponential() / x)
+                elif x == 1.0:
+                    theta[j] = -math.expm1(-draws.standard_exponential() / y)
+                else:
+                    theta[j] = draws.beta(x, y)
+            best = np.flatnonzero(theta == theta.max())
+            a = best[rng.integers(0, best.size)] if best.size > 1 else best[0]
+        pulls[a] += 1
+        cur[a] += 1
+        if cur[a] == size[a]:
+            phi = rng.binomial(size[a], means[a])
+            obs[a] = size[a]
+            mu[a] = (phi + rng.laplace(0.0, 1.0 / epsilon)) / size[a]
+            size[a] *= 2
+            cur[a] = 0
+    return pulls, obs, mu
+
+
+@pytest.mark.parametrize(("means", "epsilon"), [(SETTING1, 0.25), ([0.9, 0.5, 0.4], 4.0), ([0.6, 0.6], 1e3)])
+def test_lazy_dp_ts_kernel_makes_numpys_draws(means, epsilon):
+    """The kernel against the literal loop on numpy Generators (same seed): the same pulls, O_j and
+    private means bit for bit, so its thetas are numpy's Beta draws on the jumped stream."""
+    horizon = 4000
+    for seed in range(3):
+        _, n, _, obs, mu = lazy_kernel("lazy_dp_ts", means, horizon, epsilon, np.array([horizon]), seed)
+        pulls, obs_np, mu_np = lazy_dp_ts_numpy(means, horizon, epsilon, seed)
+        np.testing.assert_array_equal(n, pulls)
+        np.testing.assert_array_equal(obs, obs_np)
+        np.testing.assert_array_equal(mu, mu_np)
+
+
+def test_lazy_dp_ts_runs_depend_only_on_their_seed():
+    whole = dpbandits.simulate("lazy_dp_ts", SETTING1, 600, 0.5, runs=5, seed=9)
+    a = dpbandits.simulate("lazy_dp_ts", SETTING1, 600, 0.5, runs=2, seed=9)
+    b = dpbandits.simulate("lazy_dp_ts", SETTING1, 600, 0.5, runs=3, seed=9, first_run=2)
+    np.testing.assert_array_equal(whole.regret, np.vstack([a.regret, b.regret]))
+    np.testing.assert_array_equal(whole.pulls, np.vstack([a.pulls, b.pulls]))
+    np.testing.assert_array_equal(whole.reward_sum, np.concatenate([a.reward_sum, b.reward_sum]))
 
 
 @pytest.mark.parametrize("name", LAZY)

@@ -5,9 +5,12 @@ Rounds 1..K pull each arm once; then at round t draw, independently for every ar
 and pull argmax_j theta_j; mu~_j and O_j = 2^r_j come from arm j's last closed lazy epoch
 (see :mod:`._lazy`). Anytime. Rewards are drawn per epoch as one Binomial (exact, spec §7).
 
-Sampling: for m_j strictly inside (0, 1) numpy's Beta sampler; at the clip the Beta has a closed
-form, Beta(O+1, 1) = exp(-E/(O+1)) and Beta(1, O+1) = 1 - exp(-E/(O+1)) with E ~ Exp(1), which is
-the same law at a fraction of the cost.
+Sampling: the theta draws come from the run's second stream, an inline PCG64 pool on
+``rng.bit_generator.jumped()`` (:func:`theta_stream`; a jumped stream does not overlap the run's),
+by :func:`._gamma.beta`: numpy's ``Generator.beta`` word for word, except where a parameter is
+exactly 1 (the clip): Beta(O+1, 1) = exp(-E/(O+1)) and Beta(1, O+1) = 1 - exp(-E/(O+1)) from one
+E ~ Exp(1), the same law at a fraction of the cost. The run's Generator ``rng`` draws the rest
+(epoch closes, tie picks), so a run's result depends only on its generator.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ import numpy as np
 from numba import njit
 
 from ..registry import Algorithm, Param, register, sources
-from ._kernels import argmax_ties, record
+from ._gamma import beta
+from ._kernels import argmax_ties, new_streams, record
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
 from .ucb import TIE_BREAK
 
@@ -26,53 +30,59 @@ from .ucb import TIE_BREAK
 LOG_SCALES = {"ln": 1.0, "log2": 1.0 / math.log(2.0), "log10": 1.0 / math.log(10.0)}
 
 
-@njit(cache=True, inline="always")
-def beta_at_clip(e, o, top):
-    """Beta(o+1, 1) if ``top`` else Beta(1, o+1), from one E ~ Exp(1): exp(-E/(o+1)) or 1 - exp(-E/(o+1))."""
-    if top:
-        return math.exp(-e / (o + 1.0))
-    return -math.expm1(-e / (o + 1.0))
+def theta_stream(rng):
+    """uint64[STREAM]: the pool stream of a run's theta draws, on ``rng.bit_generator.jumped()`` (rng unchanged)."""
+    return new_streams([np.random.Generator(rng.bit_generator.jumped())])[0]
 
 
-@njit(cache=True, nogil=True)
-def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, random_ties):
-    """One run. Returns (regret[C], pulls[K], reward_sum, obs[K], mu[K]): final O_j and private means."""
+@njit(cache=True, nogil=True, error_model="numpy")
+def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, random_ties):
+    """One run. Returns (regret[C], pulls[K], reward_sum, obs[K], mu[K]): final O_j and private means.
+
+    theta draws from stream ``sb`` (:func:`theta_stream`, advanced), epoch closes and tie picks from ``rng``.
+    """
     k = means.size
     gap = means.max() - means
     cur, size, obs, mu = lazy_state(k)
     n = np.zeros(k, dtype=np.int64)
     theta = np.empty(k)
+    inv = np.zeros(k)  # 1/O_j, exact (O_j is a power of two)
     out = np.empty(checkpoints.size)
     regret = 0.0
     total = 0.0
     c = 0
+    i = np.int64(sb[4])
     for t in range(1, horizon + 1):
         if t <= k:
             a = t - 1
         else:
             shift = 3.0 * log_scale * math.log(t) / epsilon
-            for i in range(k):  # theta_i ~ Beta(m o + 1, (1 - m) o + 1), m = Clip01(mu_i + shift / o)
-                o = obs[i]
-                m = mu[i] + shift / o
-                if m >= 1.0 or m <= 0.0:
-                    theta[i] = beta_at_clip(rng.standard_exponential(), o, m >= 1.0)
+            for j in range(k):  # theta_j ~ Beta(m o + 1, (1 - m) o + 1), m = Clip01(mu_j + shift / o)
+                o = obs[j]
+                m = mu[j] + shift * inv[j]
+                if m >= 1.0:
+                    theta[j], i = beta(sb, i, o + 1.0, 1.0, True)
+                elif m <= 0.0:
+                    theta[j], i = beta(sb, i, 1.0, o + 1.0, True)
                 else:
-                    theta[i] = rng.beta(m * o + 1.0, (1.0 - m) * o + 1.0)
+                    theta[j], i = beta(sb, i, m * o + 1.0, (1.0 - m) * o + 1.0, True)
             a, ties = argmax_count(theta)
             if ties > 1 and random_ties:
                 a = argmax_ties(theta, rng, True)
         if lazy_count(a, cur, size):
             total += lazy_close(a, means, epsilon, rng, cur, size, obs, mu)
+            inv[a] = 1.0 / obs[a]
         n[a] += 1
         regret += gap[a]
         c = record(out, checkpoints, c, t, regret)
+    sb[4] = i
     total += open_epoch_rewards(means, rng, cur)
     return out, n, total, obs, mu
 
 
 def run(means, horizon, epsilon, checkpoints, rng, params):
     out, n, total, _, _ = lazy_dp_ts_kernel(
-        means, horizon, epsilon, LOG_SCALES[params["bonus_log"]], checkpoints, rng,
+        means, horizon, epsilon, LOG_SCALES[params["bonus_log"]], checkpoints, rng, theta_stream(rng),
         params["tie_break"] == "random",
     )
     return out, n, total
@@ -91,8 +101,8 @@ register(
                 "ln", tuple(LOG_SCALES), doc="[CHOICE] base of log(t) in the shift 3 log(t)/(eps O) (§8 #1)"
             ),
         },
-        sources=sources(__file__, "bandits/_lazy.py", "bandits/_kernels.py"),
-        cost_ns=1500,
+        sources=sources(__file__, "bandits/_lazy.py", "bandits/_kernels.py", "bandits/_gamma.py"),
+        cost_ns=600,
         doc="Hu & Hegde (UAI 2022) Lazy-DP-TS, Algorithm 3 of arXiv 2102.07929 v3; epsilon-DP, anytime.",
     )
 )
