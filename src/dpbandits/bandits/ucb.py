@@ -4,7 +4,7 @@ Fast kernel (exact re-organisation): index = c_i + sqrt(2 ln t) d_i with c_i = S
 d_i = n_i^-1/2 recomputed only for the pulled arm (both reward outcomes prepared one pull ahead);
 sqrt(2 ln t) per block of steps; reward deciders in blocks from the run's inline PCG64 stream
 (``_kernels``); ties (arms with equal index) broken by a uniform pick from the stream, drawn only
-when they occur; up to ``LANES`` runs advanced in lockstep (:func:`ucb_batch`), each exactly as alone.
+when they occur; no argmax while one arm leads (:func:`_lead`, as in ``dp_ucb``: the same decisions).
 :func:`ucb_on_draws` runs the same loop on given per-step uniforms and tie picks (the reference
 runner's draws reproduce it pull for pull).
 """
@@ -18,20 +18,20 @@ from numba import njit
 
 from ..registry import Algorithm, Param, register, sources
 from ._kernels import (
-    CHUNK,
     count_max,
     critical_chunks,
     fill_sqrt_log,
     fill_uniforms,
     first_max,
+    fma,
     new_streams,
-    padded,
+    padded_index,
     resolve_tie,
     set_streams_state,
 )
 
 BLOCK = 384  # steps per block of reward deciders and sqrt(2 ln t) (a multiple of 3)
-LANES = 3  # runs advanced in lockstep by one kernel loop
+LEAD_CHUNK = 128  # longest chunk of leader steps checked against one rival bound (first chunk: 16)
 _U = np.uintp
 
 
@@ -56,132 +56,164 @@ def _pull(c, d, nxt, s, n, a, win):
 
 
 @njit(cache=True, error_model="numpy")
-def _steps(j0, j1, t, nl, u, g, means, gap, state, random_ties, streams, picks, pcs, replay):
-    """Steps t .. t + (j1 - j0) - 1 of runs (lanes) 0 .. nl-1 <= 2 on reward deciders u[l, j0:j1].
+def _lead(j, stop, a, u, g, means, gap, c, d, nxt, s, n, acc, random_ties, inv, rsq):
+    """Pull the leader ``a`` at steps j, j+1, ... < stop while it provably is the argmax; return the
+    first step not pulled here (the caller's argmax decides it).
 
-    Each lane written out (no loop over lanes) so the CPU overlaps their chains. Ties: a pick from
-    ``streams[l]``, or (``replay``, one lane) the next of ``picks``; pcs[l] counts the picks used.
-    Returns the next t.
+    As ``dp_ucb._lead``: the other arms' fma(g, d, c) never decrease in g, so their maxima at the
+    largest g of a chunk bound them over the chunk; arm ``a`` is pulled while its index is > the arms
+    before it and >= (with ``random_ties``: >, a tie goes to the argmax) the arms after it. Same
+    floating-point operations as :func:`_pull`: bit for bit the argmax loop. inv, rsq: float64[LEAD_CHUNK].
     """
-    cd, nxt, s, n, acc = state
-    k = means.size
-    kp = cd.shape[2]
-    simd = nl > 2 or (nl > 1 and kp > CHUNK)  # SIMD argmax pays off with several chains in flight
-    c0, d0, c1, d1, c2, d2 = cd[0, 0], cd[0, 1], cd[1, 0], cd[1, 1], cd[2, 0], cd[2, 1]
-    reg0, reg1, reg2 = acc[0, 0], acc[1, 0], acc[2, 0]
-    tot0, tot1, tot2 = acc[0, 1], acc[1, 1], acc[2, 1]
-    for j in range(j0, j1):
-        jj = _U(j)
-        gj = g[jj]
-        if t <= k:
-            a0 = a1 = a2 = _U(t - 1)
-        else:
-            b0, a0 = first_max(c0, d0, gj, kp, simd)
-            b1, a1 = first_max(c1, d1, gj, kp, simd) if nl > 1 else (0.0, _U(0))
-            b2, a2 = first_max(c2, d2, gj, kp, simd) if nl > 2 else (0.0, _U(0))
-            if random_ties:
-                m = count_max(c0, d0, gj, kp, b0, simd)
-                if m > 1:
-                    a0, pcs[0] = resolve_tie(c0, d0, gj, kp, b0, m, streams[0], picks, pcs[0], replay)
-                m = count_max(c1, d1, gj, kp, b1, simd) if nl > 1 else 1
-                if m > 1:
-                    a1, pcs[1] = resolve_tie(c1, d1, gj, kp, b1, m, streams[1], picks, pcs[1], replay)
-                m = count_max(c2, d2, gj, kp, b2, simd) if nl > 2 else 1
-                if m > 1:
-                    a2, pcs[2] = resolve_tie(c2, d2, gj, kp, b2, m, streams[2], picks, pcs[2], replay)
-        tot0 += _pull(c0, d0, nxt[0], s[0], n[0], a0, u[0, jj] < means[a0])
-        reg0 += gap[a0]
-        if nl > 1:
-            tot1 += _pull(c1, d1, nxt[1], s[1], n[1], a1, u[1, jj] < means[a1])
-            reg1 += gap[a1]
-        if nl > 2:
-            tot2 += _pull(c2, d2, nxt[2], s[2], n[2], a2, u[2, jj] < means[a2])
-            reg2 += gap[a2]
-        t += 1
-    acc[0, 0], acc[1, 0], acc[2, 0] = reg0, reg1, reg2
-    acc[0, 1], acc[1, 1], acc[2, 1] = tot0, tot1, tot2
-    return t
+    ai = np.int64(a)
+    mu, ga = means[a], gap[a]
+    ca, da, sa = c[a], d[a], s[a]
+    s0 = sa
+    m = n[a]
+    reg = acc[0]
+    j = _U(j)
+    stop = _U(stop)
+    size = _U(16)
+    while j < stop:
+        h = min(size, stop - j)
+        size = min(size + size, _U(LEAD_CHUNK))
+        for q in range(h):  # 1/(n+1) and (n+1)^-1/2 of the next h pulls, as _pull computes them
+            x = np.float64(m + 1 + q)
+            inv[_U(q)] = 1.0 / x
+            rsq[_U(q)] = 1.0 / math.sqrt(x)
+        top = g[j]
+        for q in range(h):
+            top = max(top, g[j + _U(q)])
+        lo = -np.inf
+        hi = -np.inf
+        for i in range(c.size):
+            x = fma(top, d[_U(i)], c[_U(i)])
+            if i < ai:
+                lo = max(lo, x)
+            elif i > ai:
+                hi = max(hi, x)
+        q = _U(0)
+        while q < h:
+            v = fma(g[j + q], da, ca)
+            if not (v > lo and (v > hi or (v == hi and not random_ties))):
+                break
+            r = 1.0 if u[j + q] < mu else 0.0
+            ca = (sa + r) * inv[q]
+            da = rsq[q]
+            sa = sa + r
+            m += 1
+            reg += ga
+            q += _U(1)
+        j += q
+        if q < h:
+            break
+    c[a], d[a], s[a], n[a] = ca, da, sa, m
+    x = 1.0 / (m + 1)
+    nxt[a, 0] = sa * x
+    nxt[a, 1] = (sa + 1.0) * x
+    nxt[a, 2] = 1.0 / math.sqrt(m + 1)
+    acc[0] = reg
+    acc[1] += sa - s0  # 0/1 rewards: exact integer sums
+    return np.int64(j)
 
 
 @njit(cache=True, nogil=True)
 def _new_state(k):
-    """(cd, nxt, s, n, acc) of ``LANES`` runs: c, d padded to a multiple of 8 arms (padding never wins)."""
-    cd = np.zeros((LANES, 2, padded(k)))
-    cd[:, 0, k:] = -np.inf
-    nxt = np.zeros((LANES, k, 3))
-    nxt[:, :, 1:] = 1.0  # first pull: c = r / 1, d = 1
-    return cd, nxt, np.zeros((LANES, k)), np.zeros((LANES, k), dtype=np.int64), np.zeros((LANES, 2))
+    """One run's (c, d, nxt, s, n, acc, last, (inv, rsq)): c, d padded to a multiple of 8 arms (padding
+    never wins), prepared rows, reward sums, pull counts, [regret, reward total], the last arm pulled
+    and the leader's scratch."""
+    c, d = padded_index(k)
+    nxt = np.zeros((k, 3))
+    nxt[:, 1:] = 1.0  # first pull: c = r / 1, d = 1
+    last = np.full(1, c.size, dtype=np.uintp)
+    return (c, d, nxt, np.zeros(k), np.zeros(k, dtype=np.int64), np.zeros(2), last,
+            (np.empty(LEAD_CHUNK), np.empty(LEAD_CHUNK)))
 
 
 @njit(cache=True, nogil=True)
-def _run_lanes(means, horizon, checkpoints, random_ties, streams, given, picks, replay, out, pulls, totals):
-    """Runs of streams[0..nl-1] (nl <= LANES) in lockstep into out[:nl], pulls[:nl], totals[:nl].
+def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, replay, out, lead):
+    """One run into ``out`` (regret at the checkpoints); returns (pulls[K], reward sum).
 
-    With ``replay`` the reward deciders are ``given`` (LANES, horizon) and the tie picks ``picks``.
+    Reward deciders from stream ``sb`` in blocks (or ``given`` with ``replay``), ties by a uniform pick
+    from ``sb`` (or the next of ``picks``). With ``lead``, an arm that wins two steps in a row is pulled
+    by :func:`_lead` until it may lose (the same decisions, without the argmax).
     """
-    nl = streams.shape[0]
+    k = means.size
     gap = means.max() - means
-    state = _new_state(means.size)
-    crit = critical_chunks(means)
+    c, d, nxt, s, n, acc, last, (inv, rsq) = _new_state(k)
+    kp = c.size
     g = np.empty(BLOCK)
-    u = np.empty((LANES, BLOCK))
-    pcs = np.zeros(LANES, dtype=np.int64)
+    u = np.empty(BLOCK)
+    pc = 0
     t = 1
-    c = 0
+    ci = 0
     while t <= horizon:
         jn = min(BLOCK, horizon - t + 1)
         fill_sqrt_log(g, t)
         if replay:
-            u[:, :jn] = given[:, t - 1:t - 1 + jn]
+            u[:jn] = given[t - 1:t - 1 + jn]
         else:
-            for lane in range(nl):
-                fill_uniforms(streams[lane], crit, u[lane])
+            fill_uniforms(sb, crit, u)
         j = 0
         while j < jn:  # segments ending at checkpoints
-            stop = jn if c >= checkpoints.size else min(jn, j + checkpoints[c] - t + 1)
-            t = _steps(j, stop, t, nl, u, g, means, gap, state, random_ties, streams, picks, pcs, replay)
-            j = stop
-            while c < checkpoints.size and checkpoints[c] == t - 1:
-                out[:nl, c] = state[4][:nl, 0]
-                c += 1
-    pulls[:] = state[3][:nl]
-    totals[:] = state[4][:nl, 1]
+            stop = jn if ci >= checkpoints.size else min(jn, j + checkpoints[ci] - t + 1)
+            while j < stop:
+                gj = g[_U(j)]
+                if t <= k:
+                    a = _U(t - 1)
+                else:
+                    best, a = first_max(c, d, gj, kp, False)
+                    if random_ties:
+                        m = count_max(c, d, gj, kp, best, False)
+                        if m > 1:
+                            a, pc = resolve_tie(c, d, gj, kp, best, m, sb, picks, pc, replay)
+                acc[1] += _pull(c, d, nxt, s, n, a, u[_U(j)] < means[a])
+                acc[0] += gap[a]
+                j += 1
+                t += 1
+                if lead and a == last[0] and t > k + 1 and j < stop:
+                    j1 = _lead(j, stop, a, u, g, means, gap, c, d, nxt, s, n, acc, random_ties, inv, rsq)
+                    t += j1 - j
+                    j = j1
+                last[0] = a
+            while ci < checkpoints.size and checkpoints[ci] == t - 1:
+                out[ci] = acc[0]
+                ci += 1
+    return n, acc[1]
 
 
 @njit(cache=True, nogil=True)
-def ucb_batch(means, horizon, checkpoints, random_ties, streams):
+def ucb_batch(means, horizon, checkpoints, random_ties, streams, lead=True):
     """Runs of UCB1, one per PCG64 stream (uint64[R, STREAM] of ``_kernels.new_streams``, advanced).
 
-    Runs go in groups of at most ``LANES`` in lockstep; run r's result depends only on streams[r].
-    Returns (regret[R, C], pulls[R, K], reward_sum[R]).
+    Run r's result depends only on streams[r]; ``lead=False`` takes the argmax at every step (same
+    results, slower). Returns (regret[R, C], pulls[R, K], reward_sum[R]).
     """
     runs = streams.shape[0]
     out = np.empty((runs, checkpoints.size))
     pulls = np.empty((runs, means.size), dtype=np.int64)
     totals = np.empty(runs)
-    none = np.zeros((LANES, 0))
+    crit = critical_chunks(means)
+    none = np.zeros(0)
     no_picks = np.zeros(0, dtype=np.int64)
-    groups = -(-runs // LANES)
-    start = 0
-    for i in range(groups):
-        stop = start + (runs - start) // (groups - i)  # balanced group sizes
-        _run_lanes(means, horizon, checkpoints, random_ties, streams[start:stop], none, no_picks, False,
-                   out[start:stop], pulls[start:stop], totals[start:stop])
-        start = stop
+    for r in range(runs):
+        pulls[r], totals[r] = _run(means, horizon, checkpoints, random_ties, streams[r], crit, none, no_picks,
+                                   False, out[r], lead)
     return out, pulls, totals
 
 
-def ucb_on_draws(means, checkpoints, random_ties, u, picks):
+def ucb_on_draws(means, checkpoints, random_ties, u, picks, lead=True):
     """UCB1 on given draws: step t's reward is u[t-1] < mu_a, ties take the next of ``picks``.
 
     The horizon is ``u.size``. Returns (regret[C], pulls[K], reward_sum).
     """
-    lanes_u = np.zeros((LANES, len(u)))
-    lanes_u[0] = u
-    out, pulls, totals = np.empty((1, len(checkpoints))), np.empty((1, len(means)), np.int64), np.empty(1)
-    _run_lanes(means, len(u), checkpoints, random_ties, new_streams([np.random.default_rng(0)]), lanes_u,
-               np.asarray(picks, dtype=np.int64), True, out, pulls, totals)
-    return out[0], pulls[0], totals[0]
+    means = np.asarray(means, dtype=np.float64)
+    checkpoints = np.asarray(checkpoints, dtype=np.int64)
+    out = np.empty(len(checkpoints))
+    pulls, total = _run(means, len(u), checkpoints, random_ties, new_streams([np.random.default_rng(0)])[0],
+                        critical_chunks(means), np.asarray(u, dtype=np.float64), np.asarray(picks, dtype=np.int64),
+                        True, out, lead)
+    return out, pulls, total
 
 
 def run_batch(means, horizon, epsilon, checkpoints, rngs, params):
@@ -210,7 +242,7 @@ register(
         run_batch=run_batch,
         params={"tie_break": TIE_BREAK},
         sources=sources(__file__, "bandits/_kernels.py"),
-        cost_ns=50,
+        cost_ns=15,
         doc="UCB1, Auer, Cesa-Bianchi & Fischer (2002); non-private reference.",
     )
 )
