@@ -15,7 +15,7 @@ pieces of the fast kernels:
 * **Counter noise processes** in O(1) per insertion (:func:`tree_noise_step`, :func:`hybrid_noise_step`).
 * **Argmax** over arms padded to a multiple of 8 (:func:`first_max`: SIMD :func:`chunk_max` or a
   scalar tree; :func:`best_arm` and :func:`best_arm3` count the maximisers, :func:`resolve_tie` picks
-  one uniformly).
+  one uniformly), and the rivals' bounds of a leader's chunk of steps (:func:`lead_chunk`).
 """
 
 from __future__ import annotations
@@ -667,6 +667,34 @@ def best_arm3(a, b, d, h, g, kp, random_ties, v):
         for i in range(kp):
             v[_U(i)] = fma(g, d[_U(i)], fma(h, b[_U(i)], a[_U(i)]))
     return best, arm, count
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def lead_chunk(c, d, g, j, h, a, m, inv, rsq):
+    """Prepare h steps g[j:j+h] of a leader ``a`` (int64) with m pulls; return the rivals' bounds (lo, hi).
+
+    inv[q] = 1/(m+q+1) and rsq[q] = (m+q+1)^-1/2 (the pulled arm's next 1/n and n^-1/2, as the kernels'
+    pull functions compute them; the loop vectorises). lo / hi: the maxima of fma(top, d[i], c[i]) over
+    the padded arms i < a / i > a (-inf if none) at the largest g of the chunk, top. A rival's index
+    fma(g, d, c) with d >= 0 never decreases as g grows, so these bound the rivals at every step of the
+    chunk while their (c, d) stay fixed (the max is taken because rounding may break g's monotonicity).
+    """
+    for q in range(h):
+        x = np.float64(m + 1 + q)
+        inv[_U(q)] = 1.0 / x
+        rsq[_U(q)] = 1.0 / math.sqrt(x)
+    top = g[j]
+    for q in range(h):
+        top = max(top, g[j + _U(q)])
+    lo = -np.inf
+    hi = -np.inf
+    for i in range(c.size):
+        x = fma(top, d[_U(i)], c[_U(i)])
+        if i < a:
+            lo = max(lo, x)
+        elif i > a:
+            hi = max(hi, x)
+    return lo, hi
 
 
 @njit(cache=True)

@@ -51,6 +51,7 @@ from ._kernels import (
     fill_sqrt_log,
     first_max,
     fma,
+    lead_chunk,
     new_streams,
     padded_index,
     resolve_beta,
@@ -108,20 +109,6 @@ def _pull(c, d, row, levels, count, a, u, e, means, gamma):
     return r
 
 
-@njit(cache=True, fastmath=_FASTMATH, error_model="numpy", inline="always")
-def _rivals(c, d, g, a):
-    """(lo, hi): the maxima of fma(g, d[i], c[i]) over the arms i < a and i > a (-inf if none)."""
-    lo = -np.inf
-    hi = -np.inf
-    for i in range(c.size):
-        x = fma(g, d[_U(i)], c[_U(i)])
-        if i < a:
-            lo = max(lo, x)
-        elif i > a:
-            hi = max(hi, x)
-    return lo, hi
-
-
 @njit(cache=True, fastmath=_FASTMATH, error_model="numpy")
 def _lead(j, stop, a, u, eta, g, means, gap, gamma, c, d, row, levels, count, acc, inv, rsq):
     """Pull the leader ``a`` at draws j, j+1, ... < stop while it provably is the argmax; return the
@@ -130,7 +117,7 @@ def _lead(j, stop, a, u, eta, g, means, gap, gamma, c, d, row, levels, count, ac
     Arm ``a`` is the lowest-index argmax of step j if its index v = fma(g[j], d[a], c[a]) is > every arm
     before it and >= every arm after it. The other arms' (c, d) stay fixed while ``a`` is pulled, and
     the rounded fma(g, d, c) with d >= 0 does not decrease as g grows, so their maxima at the largest
-    g of a chunk (:func:`_rivals`) bound them over the whole chunk: one comparison per step against
+    g of a chunk (``_kernels.lead_chunk``) bound them over the whole chunk: one comparison per step against
     two numbers. A step that does not beat the bound is returned to the caller, which is always exact
     (there, the argmax decides). Chunks grow 16, 32, ..., ``LEAD_CHUNK`` steps; inv, rsq are
     float64[LEAD_CHUNK] scratch for 1/(n+1) and (n+1)^-1/2. Every value is computed by the same
@@ -150,14 +137,7 @@ def _lead(j, stop, a, u, eta, g, means, gap, gamma, c, d, row, levels, count, ac
     while j < stop:
         h = min(size, stop - j)
         size = min(size + size, _U(LEAD_CHUNK))
-        for q in range(h):  # 1/(n+1) and (n+1)^-1/2 of the next h pulls, as _pull computes them
-            x = np.float64(m + 1 + q)
-            inv[_U(q)] = 1.0 / x
-            rsq[_U(q)] = 1.0 / math.sqrt(x)
-        top = g[j]
-        for q in range(h):  # the largest g of the chunk (rounding may break its monotonicity)
-            top = max(top, g[j + _U(q)])
-        lo, hi = _rivals(c, d, top, ai)
+        lo, hi = lead_chunk(c, d, g, j, h, ai, m, inv, rsq)
         q = _U(0)
         while q < h:
             v = fma(g[j + q], da, ca)

@@ -24,6 +24,7 @@ from ._kernels import (
     fill_uniforms,
     first_max,
     fma,
+    lead_chunk,
     new_streams,
     padded_index,
     resolve_tie,
@@ -77,21 +78,7 @@ def _lead(j, stop, a, u, g, means, gap, c, d, nxt, s, n, acc, random_ties, inv, 
     while j < stop:
         h = min(size, stop - j)
         size = min(size + size, _U(LEAD_CHUNK))
-        for q in range(h):  # 1/(n+1) and (n+1)^-1/2 of the next h pulls, as _pull computes them
-            x = np.float64(m + 1 + q)
-            inv[_U(q)] = 1.0 / x
-            rsq[_U(q)] = 1.0 / math.sqrt(x)
-        top = g[j]
-        for q in range(h):
-            top = max(top, g[j + _U(q)])
-        lo = -np.inf
-        hi = -np.inf
-        for i in range(c.size):
-            x = fma(top, d[_U(i)], c[_U(i)])
-            if i < ai:
-                lo = max(lo, x)
-            elif i > ai:
-                hi = max(hi, x)
+        lo, hi = lead_chunk(c, d, g, j, h, ai, m, inv, rsq)
         q = _U(0)
         while q < h:
             v = fma(g[j + q], da, ca)
