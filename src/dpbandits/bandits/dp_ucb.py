@@ -185,8 +185,8 @@ def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, 
     """Steps t .. t + jn - 1 on draws u[:jn], eta[:jn], recording the regret at the checkpoints reached.
 
     Each step pulls the lowest-index argmax of fma(g, d, c) (arm t - 1 while t <= K). With ``lead``,
-    an arm that wins two steps in a row keeps being pulled by :func:`_lead` until it loses (the same
-    decisions, without the argmax). Returns (t, c).
+    an arm that wins two steps in a row is pulled by :func:`_lead` for as long as it provably stays the
+    argmax (the same decisions, without the argmax). Returns (t, c).
     """
     ci, di, arm, n, zt, acc, last, (inv, rsq) = state
     k = means.size
