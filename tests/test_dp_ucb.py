@@ -211,6 +211,33 @@ def test_draws_give_exact_bernoulli_and_laplace():
     assert abs((eta > 0).mean() - 0.5) < 4.5 * 0.5 / math.sqrt(n)
 
 
+def test_block_draws_are_the_generators_words():
+    # fill_draws against a plain decoding of the same PCG64 stream with numpy's own methods: per triple
+    # of steps one raw word (three 16-bit chunks, three signs), then per step a refining random() if
+    # its chunk is critical and one standard_exponential(). Critical chunks, ziggurat rejections and
+    # pool refills all occur, so the fast path and the general path both meet the plain decoding.
+    means = [0.75, 0.7, 0.3, (40000 + 0.37) / 65536]
+    scale, blocks = 2.0, 400
+    u, eta = draw_blocks(means, scale, blocks, seed=12)
+    rng = np.random.default_rng(12)
+    crit = {math.floor(p * 65536) for p in means}
+    plain_u, plain_eta = np.empty_like(u), np.empty_like(eta)
+    refined = 0
+    for j in range(0, u.size, 3):
+        bits = int(rng.bit_generator.random_raw()) >> 11
+        for q in range(3):
+            c = (bits >> (16 * q)) & 0xFFFF
+            if c in crit:
+                plain_u[j + q] = (c + rng.random()) / 65536
+                refined += 1
+            else:
+                plain_u[j + q] = (c + 0.5) / 65536
+            x = scale * rng.standard_exponential()
+            plain_eta[j + q] = -x if (bits >> (48 + q)) & 1 else x
+    assert refined > 0
+    assert (u == plain_u).all() and (eta == plain_eta).all()
+
+
 def test_refined_chunk_is_uniform_inside():
     # conditional on the critical chunk, P(u < p) = frac(p 2^16): checked on many refinements
     p = (123 + 0.25) / 65536
