@@ -10,8 +10,8 @@ one exponential E (the same laws, not numpy's words).
 :func:`standard_gamma` and :func:`beta` are inlined into the caller's loop (pool index i in a local,
 stored back in ``sb[4]`` by the caller) and read the pool inline on their fast paths; the rare slow
 paths (:func:`normal_tail`, :func:`gamma_small`, :func:`johnk`, ``exponential_tail``) are separate
-compiled functions. Measured: ~13 ns per gamma with shape > 1, ~26 ns per Beta (numba's
-``Generator.beta``: ~50 ns).
+compiled functions that read words through ``_kernels.next_word``. Measured: ~13 ns per gamma with
+shape > 1, ~26 ns per Beta (numba's ``Generator.beta``: ~50 ns).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 from numba.np.random._constants import fi_double, ki_double, wi_double, ziggurat_nor_inv_r, ziggurat_nor_r
 
-from ._kernels import POOL, exponential_tail, refill, to_double, ziggurat
+from ._kernels import POOL, exponential_tail, next_word, refill, to_double, ziggurat
 
 _M52 = np.uint64(0x000FFFFFFFFFFFFF)
 
@@ -51,32 +51,19 @@ def normal_tail(sb, i, word):
             x = -x
         if idx == 0:
             while True:
-                if i >= POOL:
-                    refill(sb)
-                    i = 0
-                xx = -ziggurat_nor_inv_r * math.log1p(-to_double(sb[5 + i]))
-                i += 1
-                if i >= POOL:
-                    refill(sb)
-                    i = 0
-                yy = -math.log1p(-to_double(sb[5 + i]))
-                i += 1
+                w, i = next_word(sb, i)
+                xx = -ziggurat_nor_inv_r * math.log1p(-to_double(w))
+                w, i = next_word(sb, i)
+                yy = -math.log1p(-to_double(w))
                 if yy + yy > xx * xx:
                     if (rabs >> np.uint64(8)) & np.uint64(1):
                         return -(ziggurat_nor_r + xx), i
                     return ziggurat_nor_r + xx, i
-        if i >= POOL:
-            refill(sb)
-            i = 0
-        u = to_double(sb[5 + i])
-        i += 1
+        w, i = next_word(sb, i)
+        u = to_double(w)
         if (fi_double[idx - 1] - fi_double[idx]) * u + fi_double[idx] < math.exp(-0.5 * x * x):
             return x, i
-        if i >= POOL:
-            refill(sb)
-            i = 0
-        word = sb[5 + i]
-        i += 1
+        word, i = next_word(sb, i)
         x, ok = ziggurat_normal(word)
         if ok:
             return x, i
@@ -86,16 +73,9 @@ def normal_tail(sb, i, word):
 def gamma_small(sb, i, shape):
     """(x, i): numpy's ``standard_gamma`` for 0 < shape < 1; pool index i."""
     while True:
-        if i >= POOL:
-            refill(sb)
-            i = 0
-        u = to_double(sb[5 + i])
-        i += 1
-        if i >= POOL:
-            refill(sb)
-            i = 0
-        word = sb[5 + i]
-        i += 1
+        w, i = next_word(sb, i)
+        u = to_double(w)
+        word, i = next_word(sb, i)
         v, ok = ziggurat(word)
         if not ok:
             v, word, i = exponential_tail(sb, i, word)
@@ -114,22 +94,14 @@ def gamma_small(sb, i, shape):
 def johnk(sb, i, a, b):
     """(x, i): numpy's ``beta`` for a, b <= 1 (Johnk's algorithm, logarithms where a power underflows)."""
     if a < 3e-103 and b < 3e-103:  # numpy: 0 or 1 with probabilities b/(a+b), a/(a+b)
-        if i >= POOL:
-            refill(sb)
-            i = 0
-        u = to_double(sb[5 + i])
-        return (1.0 if (a + b) * u < a else 0.0), i + 1
+        w, i = next_word(sb, i)
+        u = to_double(w)
+        return (1.0 if (a + b) * u < a else 0.0), i
     while True:
-        if i >= POOL:
-            refill(sb)
-            i = 0
-        u = to_double(sb[5 + i])
-        i += 1
-        if i >= POOL:
-            refill(sb)
-            i = 0
-        v = to_double(sb[5 + i])
-        i += 1
+        w, i = next_word(sb, i)
+        u = to_double(w)
+        w, i = next_word(sb, i)
+        v = to_double(w)
         x = u ** (1.0 / a)
         y = v ** (1.0 / b)
         xpy = x + y

@@ -241,6 +241,18 @@ def to_double(word):
 
 # The hot loops read pool words inline: ``if i >= POOL: refill(sb); i = 0`` then ``w = sb[5 + i]``.
 # (An inlined helper that itself calls ``refill`` would make numba reference-count ``sb`` per word.)
+# Rare paths (rejections, tails), where that cost does not matter, use :func:`next_word`.
+
+
+@njit(inline="always")
+def next_word(sb, i):
+    """(word, i + 1): the word at pool index i of stream ``sb``, refilling the pool first if it is spent.
+
+    For rare paths only; hot loops read the pool inline (see above)."""
+    if i >= POOL:
+        refill(sb)
+        i = 0
+    return sb[5 + i], i + 1
 
 
 @njit(inline="always")
@@ -263,20 +275,13 @@ def exponential_tail(sb, i, word):
         ri = word >> np.uint64(3)
         idx = ri & np.uint64(0xFF)
         x = (ri >> np.uint64(8)) * we_double[idx]
-        if i >= POOL:
-            refill(sb)
-            i = 0
-        v = to_double(sb[5 + i])
-        i += 1
+        w, i = next_word(sb, i)
+        v = to_double(w)
         if idx == 0:
             return ziggurat_exp_r - math.log1p(-v), word, i
         if (fe_double[idx - 1] - fe_double[idx]) * v + fe_double[idx] < math.exp(-x):
             return x, word, i
-        if i >= POOL:
-            refill(sb)
-            i = 0
-        word = sb[5 + i]
-        i += 1
+        word, i = next_word(sb, i)
         x, ok = ziggurat(word)
         if ok:
             return x, word, i
