@@ -109,7 +109,7 @@ def recorded_reference(monkeypatch, algorithm, means, horizon, eps, runs, ckpts,
     [("ucb", {}), ("ucb", {"tie_break": "first"}), ("dp_ucb_int", {}), ("dp_ucb_int", {"int_update": "literal"}),
      ("dp_ucb_int", {"int_update": "live_bonus"}), ("dp_ucb_tossou", {}), ("dp_ucb_tossou", {"hybrid_split": "none"}),
      ("dp_ucb_bound", {}), ("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}),
-     ("dp_ucb_bound", {"nu_form": "log2_n"}), ("private_ucb", {}),
+     ("dp_ucb_bound", {"nu_form": "log2_n"}), ("dp_ucb_bound", {"nu_form": "tr_ln_n_reset"}), ("private_ucb", {}),
      ("private_ucb", {"tree_eps": "eps", "sqrt_term": "hoeffding"})],
 )
 def test_fast_loop_on_reference_draws_reproduces_reference(algorithm, params, monkeypatch):
@@ -199,7 +199,8 @@ def test_fast_kernels_consume_their_own_stream_only():
     ("algorithm", "params"),
     [("ucb", {}), ("dp_ucb_int", {}), ("dp_ucb_int", {"int_update": "literal"}),
      ("dp_ucb_int", {"int_update": "live_bonus"}), ("dp_ucb_tossou", {}), ("dp_ucb_tossou", {"hybrid_split": "none"}),
-     ("dp_ucb_bound", {}), ("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}), ("private_ucb", {}),
+     ("dp_ucb_bound", {}), ("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}),
+     ("dp_ucb_bound", {"nu_form": "tr_ln_n_reset"}), ("private_ucb", {}),
      ("private_ucb", {"tree_eps": "eps", "sqrt_term": "hoeffding"})],
 )
 def test_fast_and_reference_sample_the_same_distribution(algorithm, params):

@@ -61,7 +61,7 @@ DEFAULT_EVENTS = 4
 MIN_COUNT = 30  # outputs seen fewer times (x and x' together) do not enter loss_upper
 CONTROL_NOISE_FACTOR = 0.02
 DEFAULT_HORIZON = 8  # per-step policies: K = 2 arms, T - K = 6 data-dependent decisions
-BAI_ARMS = ((1.0, 0.0), (0.0, 1.0), (0.6, 0.5))  # chen2024 spec section 4, test T4
+BAI_ARMS = ((1.0, 0.0), (0.0, 1.0), (0.6, 0.5))  # unique Max-Det set {a_1, a_2}: a tiny DP-BAI audit instance
 BAI_BUDGET = 12
 
 

@@ -70,7 +70,7 @@ def caption(fig: Figure) -> str:
     band = BANDS[fig.spec.get("band", "sem")]
     text = fig.spec.get("caption", f"{fig.paper} {fig.name}")
     shade = f" Shaded: {band}." if band else ""
-    bounds = " Dotted: the specs' regret upper bounds (theory overlays)." if fig.theory else ""
+    bounds = " Dotted: the papers' regret upper bounds (theory overlays)." if fig.theory else ""
     return f"{text} Mean cumulative pseudo-regret over runs.{shade}{bounds} Settings: {describe(fig)}."
 
 

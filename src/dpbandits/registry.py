@@ -15,12 +15,34 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Param:
-    """One algorithm parameter: its default and either allowed ``choices`` or a numeric range."""
+    """One algorithm parameter: its default and either allowed ``choices`` or a numeric range.
+
+    ``readings`` makes the parameter a *reading axis*: a value the papers' text does not fix. It maps
+    each plausible value (the default first) to a one-line reason it is plausible (the paper's
+    sentence with its location, or an independent implementation's reading); ``docs/reconstructions.md``
+    explains each axis at length. The claims ledger re-evaluates every claim under each non-default
+    reading (see :mod:`dpbandits.readings`).
+    """
 
     default: Any
     choices: tuple | None = None
     low: float | None = None  # exclusive lower bound for numeric parameters
     doc: str = ""
+    readings: dict | None = None  # {value: reason}, default first; None = not a reading axis
+
+    def __post_init__(self):
+        if self.readings is not None:
+            values = list(self.readings)
+            if len(values) < 2 or values[0] != self.default:
+                raise ValueError(f"Param readings must list >= 2 values, the default {self.default!r} first; "
+                                 f"got {values}")
+            for value in values:
+                self.check("<readings>", "value", value)
+
+    @property
+    def is_axis(self) -> bool:
+        """True if the parameter is a reading axis (several plausible readings)."""
+        return self.readings is not None
 
     def check(self, algorithm: str, name: str, value: Any) -> Any:
         """Return ``value`` if valid, else raise ``ValueError`` naming the parameter."""
@@ -41,6 +63,7 @@ class Param:
                 raise ValueError(f"{algorithm}: parameter {name} must be > {self.low}, got {value!r}")
             return type(self.default)(value) if isinstance(self.default, float) else value
         return value
+
 
 class OptionalProbability(Param):
     """A probability in (0, 1), or None (then resolved by the algorithm, e.g. beta = 1/T)."""
@@ -105,6 +128,22 @@ def sources(module_file: str, *shared: str) -> tuple[str, ...]:
     root = _SRC.parent.parent
     own = str(Path(module_file).resolve().relative_to(root))
     return (own, *(str((_SRC / s).relative_to(root)) for s in shared))
+
+
+def reading_axes(kind: str | None = None) -> dict[str, dict[str, Param]]:
+    """{parameter name: {algorithm name: Param}} of every reading axis of the registered algorithms.
+
+    Algorithms that share a parameter name share the axis (e.g. ``hybrid_split`` of DP-UCB-BOUND and
+    DP-UCB-Tossou, which use the same hybrid counter), so a reading changes it in all of them.
+    """
+    out: dict[str, dict[str, Param]] = {}
+    for alg in ALGORITHMS.values():
+        if kind is not None and alg.kind != kind:
+            continue
+        for name, spec in alg.params.items():
+            if spec.is_axis:
+                out.setdefault(name, {})[alg.name] = spec
+    return out
 
 
 def register(algorithm: Algorithm) -> Algorithm:

@@ -38,7 +38,7 @@ _MAX_BLOCK = 1 << 20  # values read per call of the stream
 
 
 def svt_scales(sensitivity: float, epsilon: float) -> tuple[float, float]:
-    """(threshold scale, query scale) of the epsilon-DP SVT: both ``3 sensitivity / epsilon`` (Th Alg 4)."""
+    """(threshold scale, query scale) of the epsilon-DP SVT: both ``3 sensitivity / epsilon`` (thesis Algorithm 4)."""
     b = 3.0 * laplace_scale(sensitivity, epsilon)
     return b, b
 
@@ -101,11 +101,11 @@ def dp_nas_scales(epsilon: float, R: float) -> tuple[float, float, float]:
 
 
 def nas(stream, alpha: float, beta: float, R: float, *, width: str = "2R", max_samples: int | None = None):
-    """NAS (Th Algorithm 3): stop at the first t with ``|mean_t| >= H_t (1 + 1/alpha)``; return (mean_t, t).
+    """NAS (thesis Algorithm 3): stop at the first t with ``|mean_t| >= H_t (1 + 1/alpha)``; return (mean_t, t).
 
-    ``width`` picks the Hoeffding radius: ``"2R"`` (default, spec A18) ``H_t = R sqrt(2 ln(4t^2/beta)/t)``,
-    valid for values in [-R, R]; ``"R"`` the literal Th:293 ``H_t = R sqrt(ln(4t^2/beta)/(2t))``, valid only
-    for values in a range of width R.
+    ``width`` picks the Hoeffding radius: ``"2R"`` (default: the range of [-R, R] is 2R, as DP-NAS's h_t
+    has it) ``H_t = R sqrt(2 ln(4t^2/beta)/t)``, valid for values in [-R, R]; ``"R"`` the literal
+    ``H_t = R sqrt(ln(4t^2/beta)/(2t))`` of thesis Algorithm 3, valid only for values in a range of width R.
     """
     _check_rule(alpha, beta, R)
     if width not in ("2R", "R"):
@@ -122,7 +122,7 @@ def nas(stream, alpha: float, beta: float, R: float, *, width: str = "2R", max_s
 
 def dp_nas(stream, alpha: float, beta: float, epsilon: float, R: float, rng: np.random.Generator, *,
            max_samples: int | None = None):
-    """DP-NAS (P Algorithm 1, Th Algorithm 7); epsilon-DP (alpha, beta)-stopping rule.
+    """DP-NAS (Sajed & Sheffet 2019 Algorithm 1, thesis Algorithm 7); epsilon-DP (alpha, beta)-stopping rule.
 
     B ~ Lap(sigma1) once; at every t a fresh A_t ~ Lap(sigma2); halt at the first t with
     ``|mean_t| >= h_t (1 + 1/alpha) + (c_t + B + A_t)/t``, ``h_t = R sqrt((2/t) ln(16 t^2/beta))``,
@@ -146,7 +146,7 @@ def dp_nas(stream, alpha: float, beta: float, epsilon: float, R: float, rng: np.
 
 def dp_exp_nas(stream, alpha: float, beta: float, epsilon: float, R: float, rng: np.random.Generator, *,
                max_samples: int | None = None):
-    """DP exponential NAS (P Algorithm 2, Th Algorithm 8): the DP-NAS test made only at t = 2^k, k >= 1.
+    """DP exponential NAS (Sajed & Sheffet 2019 Algorithm 2, thesis Algorithm 8): the DP-NAS test at t = 2^k, k >= 1.
 
     At t = 2^k: A_t ~ Lap(sigma2), ``h_t = R sqrt((2/t) ln(16 k^2/beta))``,
     ``c_t = sigma1 ln(4/beta) + sigma2 ln(8 k^2/beta) + (sigma3/alpha) ln(4/beta)``; halt on
@@ -176,7 +176,8 @@ def dp_exp_nas(stream, alpha: float, beta: float, epsilon: float, R: float, rng:
 
 
 def exp_nas_halting_bound(alpha: float, beta: float, epsilon: float, mu: float, R: float) -> float:
-    """t_U = 2000 (t0 + t1 + t2) of Theorem 4.1.3 (P Thm 3.3): DP exponential NAS halts by t_U w.p. >= 1-beta.
+    """t_U = 2000 (t0 + t1 + t2) of thesis Theorem 4.1.3 (Sajed & Sheffet 2019 Theorem 3.3): DP exponential NAS
+    halts by t_U w.p. >= 1-beta.
 
     t0 = R^2 ln((1/beta) ln(R/(alpha|mu|))) / (alpha mu)^2,
     t1 = R ln((1/beta) ln(R/(alpha|mu|))) / (eps |mu|),  t2 = R ln(1/beta) / (eps alpha |mu|).
@@ -196,7 +197,7 @@ def exp_nas_halting_bound(alpha: float, beta: float, epsilon: float, mu: float, 
 
 
 def stopping_lower_bound(alpha: float, beta: float, epsilon: float, mu: float, R: float) -> float:
-    """n = R ln(1/beta) / (12 alpha |mu| eps) of Theorem 4.2.1 (P Thm 3.4).
+    """n = R ln(1/beta) / (12 alpha |mu| eps) of thesis Theorem 4.2.1 (Sajed & Sheffet 2019 Theorem 3.4).
 
     On the two-point distribution over {-R, R} with mean mu, every epsilon-DP (alpha, beta)-stopping rule
     (alpha < 1, beta < 1/4) reads more than n samples with probability > 1/4.

@@ -1,4 +1,4 @@
-"""Regret upper bounds with explicit constants, as the specs state them (natural logs).
+"""Regret upper bounds with explicit constants, as the papers state them (natural logs).
 
 Each bound maps (means float[K], t int[C], epsilon, params, horizon) to float64[C]. They are drawn as
 dashed overlays on the papers' figures (config ``theory_overlays``) and checked in the claims ledger:
@@ -56,7 +56,7 @@ def dp_ucb_bound_thm32(means, t, epsilon, params=None, horizon=None) -> np.ndarr
 
 
 def dp_se_epochs(means, t, epsilon, params, horizon) -> np.ndarray:
-    """Sajed & Sheffet Lemma 4.2 (exact form, spec §4.3): with probability >= 1 - beta arm a is gone after
+    """Sajed & Sheffet Lemma 4.2 (in the exact form its proof gives): with probability >= 1 - beta arm a is gone after
     epoch e(a) = ceil(log2(1/Delta_a)), so pulls(a) <= sum_{e <= e(a)} ceil(R_e(|S| = K)); regret at t is at
     most sum_a Delta_a min(t, that bound).
     """
@@ -81,7 +81,7 @@ BOUNDS = {
 
 
 def bound_for(algorithm: str, means, t, epsilon, params: dict, horizon: int) -> np.ndarray | None:
-    """The bound of ``algorithm`` at steps ``t`` (float64[C]), or None if its spec gives none."""
+    """The bound of ``algorithm`` at steps ``t`` (float64[C]), or None if its paper gives none."""
     if algorithm not in BOUNDS:
         return None
     return BOUNDS[algorithm][1](means, t, epsilon, params, horizon)

@@ -1,4 +1,4 @@
-"""Designs cached by active set (spec P2.3, P3): they depend on public data only."""
+"""Designs (Max-Det collections, G-optimal designs) cached by active set: they depend on public data only."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """DP-BAI (Algorithm 1), DP-BAI-Gauss (Algorithm 2) and Baseline of Chen et al. (ICLR 2024).
 
-Phases p = 1..M with deterministic active-set sizes s_p (spec §2.2). In the Max-Det branch
+Phases p = 1..M with deterministic active-set sizes s_p (eqs. (4)-(8), reconstructed: :mod:`.schedule`,
+docs/reconstructions.md). In the Max-Det branch
 (s_p large compared with the rank d_p of the active arms) only the d_p arms of a Max-Det collection
 B_p are pulled, n_p = ceil(T' / (M d_p)) times each; their phase-p means get Laplace noise
 Lap(1/(epsilon n_p)) and every other active arm's private mean is the beta-combination of the noisy
@@ -120,15 +121,37 @@ def recommend(plan: EliminationPlan, table, rng: np.random.Generator) -> int:
     return int(active[0])
 
 
-SCHEDULE = Param("dexp", SCHEDULES, doc="[RECON] A1: phase schedule s_p (dexp reproduces 1000, 423, 77)")
-ALLOC = Param("ceil", ("ceil", "floor"), doc="[RECON] A2: n_p = ceil(T'/(M k_p)) with T' reserving "
-              "the rounding overhead, or floor(T/(M k_p))")
-MAXDET_IF = Param("max_d_d2", BRANCH_RULES, doc="[RECON] A3: Max-Det branch if s_p > max(d_p, "
-                  "ceil(d_p^2/4)) (max_d_d2) or s_p > d_p (s_gt_d)")
-EXHAUSTIVE = Param(EXHAUSTIVE_LIMIT, low=0, doc="[CHOICE] A4: exhaustive Max-Det search when "
+#: Reading axes of the lost equations (4)-(8) and of line 6 of Algorithm 1 (docs/reconstructions.md, Chen et al.).
+SCHEDULE_READINGS = {
+    "dexp": "Appendix B's surviving table cells 1000, 423, 77 (K = 1000, d = 3) fall doubly exponentially, and "
+            "this schedule reproduces them exactly; then halving, as Appendix B says stage 2 does",
+    "one_shot": "Appendix B's stage 1 'reduce[s] the number of arms to a predetermined quantity ... as quickly as "
+                "possible': one phase down to ceil(d^2/4) arms, then halving",
+    "halving": "Section 5: Baseline 'bears similarities with Sequential Halving' as epsilon grows: halve the active "
+               "set from the start",
+}
+ALLOC_READINGS = {
+    "ceil": "ceil(T'/(M k_p)) pulls per arm (the reviewers' T'/(M d_p) and T'/(M s_p)) with T' reserving the "
+            "worst-case rounding overhead, so that at most T pulls are made",
+    "floor": "floor(T/(M k_p)) pulls per arm with T' = T: the budget split without any reserve",
+}
+MAXDET_IF_READINGS = {
+    "max_d_d2": "Max-Det branch while more than max(d_p, ceil(d_p^2/4)) arms remain: ceil(d^2/4) is the reconstructed "
+                "stage-1 target of Appendix B, below which a Max-Det estimate (variance ~ d_p^2) stops paying",
+    "s_gt_d": "the text keeps only the two pull counts T'/(M d_p) and T'/(M s_p) (ICLR 2024 reviews); the plainest "
+              "test is whether a Max-Det collection saves pulls, s_p > d_p (same as max_d_d2 for d_p <= 4)",
+}
+SCHEDULE = Param("dexp", SCHEDULES, readings=SCHEDULE_READINGS,
+                 doc="[RECON] phase schedule s_p of the lost eqs. (4)-(8) (dexp reproduces Appendix B's 1000, 423, 77)")
+ALLOC = Param("ceil", ("ceil", "floor"), readings=ALLOC_READINGS,
+              doc="[RECON] n_p = ceil(T'/(M k_p)) with T' reserving the rounding overhead, or floor(T/(M k_p))")
+MAXDET_IF = Param("max_d_d2", BRANCH_RULES, readings=MAXDET_IF_READINGS,
+                  doc="[RECON] line 6 of Algorithm 1: Max-Det branch if s_p > max(d_p, ceil(d_p^2/4)) (max_d_d2) "
+                  "or s_p > d_p (s_gt_d)")
+EXHAUSTIVE = Param(EXHAUSTIVE_LIMIT, low=0, doc="[CHOICE] exhaustive Max-Det search when "
                    "C(s_p, d_p) <= this, maxvol swaps otherwise")
-RANK_TOL = Param(TOL_RANK, low=0.0, doc="[CHOICE] P1: relative singular-value threshold of the rank")
-DELTA = Param(1e-5, low=0.0, doc="[CHOICE] A16: delta of the (epsilon, delta) Gaussian mechanism "
+RANK_TOL = Param(TOL_RANK, low=0.0, doc="[CHOICE] relative singular-value threshold of the rank in eq. (9)")
+DELTA = Param(1e-5, low=0.0, doc="[CHOICE] delta of the (epsilon, delta) Gaussian mechanism of Algorithm 2 "
               "(no figure uses DP-BAI-Gauss)")
 
 _SOURCES = ("bai/schedule.py", "bai/maxdet.py", "bai/projection.py", "bai/noise.py", "bai/cache.py",

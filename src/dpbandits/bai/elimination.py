@@ -1,4 +1,4 @@
-"""Elimination step shared by the BAI algorithms (spec P5, A15) and the per-configuration runner."""
+"""Elimination step shared by the BAI algorithms (top arms, ties broken at random) and the per-configuration runner."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""G-optimal designs for OD-LinBAI / DP-OD (spec P3).
+"""G-optimal designs for OD-LinBAI / DP-OD (Yang & Tan 2022; Chen et al. 2024, Appendix E.1).
 
 Minimise g(pi) = max_a a^T V(pi)^{-1} a over distributions pi on the rows a of X, with
 V(pi) = sum_a pi_a a a^T. Kiefer & Wolfowitz (1960): the minimum equals d (= D-optimal design).

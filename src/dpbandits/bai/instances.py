@@ -1,12 +1,16 @@
-"""Instances and figure protocol of Chen, Karthik, Chee & Tan (ICLR 2024), spec §3.
+"""Instances and figure protocol of Chen, Karthik, Chee & Tan (ICLR 2024), Section 5 and Appendix E.2.
 
 The paper's numbers were lost in its text extraction; values marked [CHOICE]/[RECON] in
-``PROTOCOL["provenance"]`` are the spec's reconstructions, [PAPER] values are read in the paper.
+``PROTOCOL["provenance"]`` are this project's reconstructions, [PAPER] values are read in the paper
+(docs/reconstructions.md). ``INSTANCE_AXES`` lists the reconstructed instance values that have other
+plausible readings.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from ..registry import Param
 
 INSTANCE_SEED = 2024
 
@@ -14,7 +18,10 @@ INSTANCE_SEED = 2024
 def section5_instance(
     k: int = 30, omega_low: float = 0.0, omega_high: float = 0.8, seed: int = INSTANCE_SEED
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Synthetic instance of Section 5 [CHOICE, spec §3.1]: (arms float64[K, 2], theta float64[2]).
+    """Synthetic instance of Section 5 [CHOICE]: (arms float64[K, 2], theta float64[2]).
+
+    Section 5 keeps the sentence (three hand-set arms, a_i built from omega_i uniform on an interval for
+    i >= 4, arms 2 and 3 with the smallest gaps) but none of its values; these are reconstructed.
 
     theta = (0.045, 0.5); a_1 = (0, 1) (mu = 0.5, best), a_2 = (0, 0.9), a_3 = (10, 0) (mu = 0.45),
     a_i = (1, omega_i) with omega_i ~ U[omega_low, omega_high] drawn once from
@@ -30,7 +37,7 @@ def section5_instance(
 
 
 def two_arm_instance(ratio: float, mu1: float = 0.5, mu2: float = 0.45) -> tuple[np.ndarray, np.ndarray]:
-    """Two-armed instance of Appendix E.2 [CHOICE, spec §3.3]: a_1 = (r, 0), a_2 = (0, 1),
+    """Two-armed instance of Appendix E.2 [CHOICE] (its values are lost): a_1 = (r, 0), a_2 = (0, 1),
     theta = (mu1 / r, mu2), so the means are (mu1, mu2) for every ratio r = x / y > 0."""
     if not ratio > 0:
         raise ValueError(f"ratio must be > 0, got {ratio!r}")
@@ -94,19 +101,54 @@ PROTOCOL = {
         },
     },
     "provenance": {
-        "fig1.instance": "[CHOICE] spec §3.1/A6: d=2, K=30, theta, a_1..a_3, omega interval and "
-                         "instance seed reconstructed; three hand-set arms plus K-3 random ones [PAPER]",
-        "fig1.instance.reward": "[CHOICE] A7: U[0, 2 mu_i]; 'uniform supported on [.]' [PAPER]",
-        "fig1.algorithms": "[PAPER]",
-        "fig1.trials": "[RECON] A9: number lost; 1000 as stated for Fig. 2",
-        "fig1.panels": "[CHOICE] A10: vs budget at epsilon=0.1 and vs epsilon at budget=2000 "
-                       "(grids lost; 'varying T and epsilon values respectively' [PAPER])",
-        "fig1.optional_panels": "[CHOICE] A10: extra panel vs budget at epsilon=1",
-        "fig2.instance": "[CHOICE] A11: a_1=(r,0) best, a_2=(0,1), means (0.5, 0.45)",
-        "fig2.instance.reward": "[CHOICE] A7: U[0, 2 mu_i]",
-        "fig2.algorithms": "[PAPER] DP-BAI and DP-OD",
-        "fig2.trials": "[PAPER] 1000 independent trials",
-        "fig2.panels": "[CHOICE] A11: four panels (a)-(d) [PAPER] at epsilon 0.1, 0.5, 1, 5, budget 1000",
-        "fig2.ratio": "[CHOICE] A11: ratio grid (x-axis 'ratio' [PAPER])",
+        "fig1.instance": "[CHOICE] d=2, K=30, theta, a_1..a_3, omega interval and instance seed reconstructed; "
+                         "three hand-set arms plus K-3 random ones [PAPER] (Section 5)",
+        "fig1.instance.reward": "[CHOICE] U[0, 2 mu_i]; 'the uniform distribution supported on [.]' [PAPER] "
+                                "(Section 5)",
+        "fig1.algorithms": "[PAPER] (Section 5)",
+        "fig1.trials": "[RECON] number lost; 1000 as Appendix E.2 states for Fig. 2",
+        "fig1.panels": "[CHOICE] vs budget at epsilon=0.1 and vs epsilon at budget=2000 "
+                       "(grids lost; 'Figure 1 for varying T and epsilon values respectively' [PAPER], Section 5)",
+        "fig1.optional_panels": "[CHOICE] extra panel vs budget at epsilon=1",
+        "fig2.instance": "[CHOICE] a_1=(r,0) best, a_2=(0,1), means (0.5, 0.45) (Appendix E.2's values lost)",
+        "fig2.instance.reward": "[CHOICE] U[0, 2 mu_i]",
+        "fig2.algorithms": "[PAPER] DP-BAI and DP-OD (Appendix E.2)",
+        "fig2.trials": "[PAPER] 1000 independent trials (Appendix E.2)",
+        "fig2.panels": "[CHOICE] four panels (a)-(d) [PAPER] at epsilon 0.1, 0.5, 1, 5, budget 1000",
+        "fig2.ratio": "[CHOICE] ratio grid (x-axis 'ratio' [PAPER], Appendix E.2)",
+    },
+}
+
+
+#: Reading axes of the reconstructed instances: {instance name: {instance key: Param}}, the default
+#: reading first (docs/reconstructions.md, "Chen et al.: the instances"). A reading sets the key in every
+#: panel instance of that name (``dpbandits.readings``).
+INSTANCE_AXES: dict[str, dict[str, Param]] = {
+    "section5": {
+        "seed": Param(INSTANCE_SEED, low=-1, readings={
+            INSTANCE_SEED: "this project's single draw of the omega_i, fixed for every algorithm and trial; Section 5 "
+                           "says only that omega_i 'is randomly generated from a uniform distribution'",
+            1: "another draw from the same law: with the paper's omega_i lost, any draw is as plausible as the "
+               "default one",
+        }, doc="[CHOICE] seed of the one-off draw of omega_4 .. omega_K"),
+        "k": Param(30, low=3, readings={
+            30: "the reconstruction's K = 30 (low confidence); Section 5 keeps only 'a_i for all i in {4, ..., K}'",
+            10: "a smaller K, as consistent with Section 5's surviving text: Baseline spreads its budget over fewer "
+                "arms",
+            100: "a larger K, as consistent with Section 5's surviving text (d much smaller than K, as in Appendix "
+                 "B's example with K = 1000)",
+        }, doc="[CHOICE] number of arms K of the Section 5 instance (lost)"),
+        "omega_high": Param(0.8, low=0.0, readings={
+            0.8: "U[0, 0.8] is close to the widest interval from 0 (omega < 0.81) that keeps every random arm "
+                 "below arms 2 and 3 (mu_i <= 0.445 < 0.45), as 'arms 2 and 3 exhibit the smallest gaps' "
+                 "(Section 5) requires",
+            0.5: "a narrower interval, as consistent with Section 5's text: the random arms' gaps are then >= 0.2",
+        }, doc="[CHOICE] upper end of the interval of the omega_i (lost)"),
+    },
+    "two_arm": {
+        "mu2": Param(0.45, low=0.0, readings={
+            0.45: "gap 0.05, the smallest gap of the Section 5 instance; Appendix E.2's theta and gap are lost",
+            0.4: "gap 0.1, as consistent with Appendix E.2's surviving text (theta fixed, only the ratio varies)",
+        }, doc="[CHOICE] mean of the second arm of the Appendix E.2 instance (lost); mu1 = 0.5"),
     },
 }

@@ -1,4 +1,4 @@
-"""Max-Det collections (Definition 3.1 of Chen et al. 2024; spec P2) and their coefficients.
+"""Max-Det collections (Definition 3.1 of Chen et al. 2024) and their coefficients.
 
 For rows x_1..x_n spanning R^d, a Max-Det collection is a d-subset B maximising |det X_B|. Every
 row then satisfies x_i = sum_b beta_{i,b} x_b with |beta_{i,b}| <= 1 (Cramer's rule); any B that no

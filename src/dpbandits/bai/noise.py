@@ -1,4 +1,4 @@
-"""Laplace and Gaussian mechanisms for phase-wise empirical means (spec P4, §2.4, §4).
+"""Laplace and Gaussian mechanisms for phase-wise empirical means (Chen et al. 2024, eq. (11), Algorithm 2).
 
 A mean of n rewards in [0, 1] has sensitivity 1/n to one table entry (l1 and l2 alike).
 """

@@ -1,4 +1,4 @@
-"""Dimensionality reduction, eq. (9) of Chen et al. (2024) (spec P1).
+"""Dimensionality reduction, eq. (9) of Chen et al. (2024).
 
 Coordinates of a set of vectors in an orthonormal basis of their span, from the SVD. An orthonormal
 basis keeps |det| equal to the volume and leaves linear relations (Max-Det coefficients) unchanged.

@@ -1,4 +1,5 @@
-"""Phase schedules of DP-BAI / Baseline (spec §2.2) and OD-LinBAI's phase budget (spec §2.6).
+"""Phase schedules of DP-BAI / Baseline (Chen et al. 2024, eqs. (4)-(8), lost in the available text and
+reconstructed; docs/reconstructions.md) and OD-LinBAI's phase budget (Yang & Tan 2022).
 
 All quantities depend on public data only (K, d, T). ``phase_sizes`` returns s_1 .. s_{M+1}: the
 number of active arms at the start of each phase, ending with s_{M+1} = 1.
@@ -50,7 +51,7 @@ def phase_sizes(k: int, d: int, schedule: str = "dexp") -> list[int]:
 
 
 def maxdet_branch(s: int, d: int, rule: str = "max_d_d2") -> bool:
-    """Whether DP-BAI's Max-Det branch fires for s active arms spanning d dimensions (spec A3).
+    """Whether DP-BAI's Max-Det branch (line 6 of Algorithm 1) fires for s active arms spanning d dimensions.
 
     ``max_d_d2`` [RECON]: s > max(d, ceil(d^2/4)); ``s_gt_d``: s > d. Both are monotone in d,
     so a branch predicted with the ambient d also fires for any rank d_p <= d.
@@ -63,7 +64,7 @@ def maxdet_branch(s: int, d: int, rule: str = "max_d_d2") -> bool:
 
 
 def reserve(sizes: list[int], d: int, use_maxdet: bool, rule: str = "max_d_d2") -> int:
-    """Worst-case rounding overhead sum_p c_p reserved by T' = T - sum_p c_p [RECON, spec §2.2].
+    """Worst-case rounding overhead sum_p c_p reserved by T' = T - sum_p c_p [RECON] (eq. (8) is lost).
 
     c_p = d if the Max-Det branch can fire in phase p (DP-BAI only), else s_p.
     """
@@ -81,7 +82,7 @@ def od_keep(d: int, r: int) -> int:
 
 
 def od_phase_budget(budget: int, k: int, d: int) -> float:
-    """Per-phase budget m = (T - min(K, d(d+1)/2) - sum_{r=1}^{R-1} ceil(d/2^r)) / R [EXT]."""
+    """Per-phase budget m = (T - min(K, d(d+1)/2) - sum_{r=1}^{R-1} ceil(d/2^r)) / R (Yang & Tan 2022)."""
     r = od_phases(d)
     overhead = min(k, d * (d + 1) // 2) + sum(od_keep(d, i) for i in range(1, r))
     return (budget - overhead) / r

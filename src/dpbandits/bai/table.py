@@ -86,7 +86,8 @@ class UniformTable(_Table):
 
 
 def reward_bounds(means: np.ndarray, reward: str = "uniform", width: float | None = None):
-    """(lo, hi) float64[K] supports of the reward laws with means ``means`` (spec §3.1, A7).
+    """(lo, hi) float64[K] supports of the reward laws with means ``means`` (Chen et al. 2024, Section 5:
+    "the uniform distribution supported on [.]", the interval lost; docs/reconstructions.md).
 
     ``uniform`` [CHOICE]: U[0, 2 mu_i], needs mu_i <= 1/2. ``uniform_centered``: U[mu_i - w, mu_i + w],
     needs w <= mu_i <= 1 - w (w = 0 gives deterministic rewards). Supports must lie in [0, 1]; only

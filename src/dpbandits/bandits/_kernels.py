@@ -130,7 +130,7 @@ def finish_round_robin(out, checkpoints, c, t, regret, total, arms, m, gap, mean
 
 
 def resolve_beta(beta: float | None, horizon: int) -> float:
-    """beta, with None meaning 1/T (the thesis experiments, Th:891)."""
+    """beta, with None meaning 1/T (the experiments of Sajed & Sheffet 2019, Section 5, and of the thesis)."""
     return 1.0 / horizon if beta is None else beta
 
 

@@ -6,7 +6,7 @@ computed from that epoch alone, O_j = 2^(r+1), and the epoch's data are discarde
 
 The decisions read only (private mean, O_j, t) and the pull counts, never a reward inside an open
 epoch, so each epoch's reward sum is drawn as one Binomial(2^(r+1), mu_j) when the epoch closes:
-exactly the law of the sum of the per-pull Bernoulli rewards (spec §7).
+exactly the law of the sum of the per-pull Bernoulli rewards.
 
 Per-round helpers take no generator argument: passing a numpy Generator into an njit function
 costs ~35 ns per call (reference counting), so the generator is only handed to ``lazy_close``

@@ -9,7 +9,7 @@ replace mu~_A by the mean of this episode's N_A rewards + Lap(1/(epsilon N_A)), 
 noisy mean is drawn once per completed episode and kept until that arm's next episode ends. Anytime.
 
 Episodes are contiguous and fixed at their start, so each collapses to O(1) work: one Binomial
-for the episode's reward sum, regret linear over the episode (exact, spec §7).
+for the episode's reward sum, regret linear over the episode (exact).
 """
 
 from __future__ import annotations
@@ -23,6 +23,13 @@ from ..klucb import klucb_upper
 from ..registry import Algorithm, Param, register, sources
 from ._kernels import argmax_ties, bernoulli, fill_linear, record
 from .ucb import TIE_BREAK
+
+#: Reading axis of alpha (docs/reconstructions.md, "AdaP-KLUCB's alpha"): Hu & Hegde (Section 6) state none.
+ALPHA_READINGS = {
+    3.1: "Azize & Basu 2022, Section 5: 'We set alpha = 3.1 to comply with the regret upper bounds'",
+    4.0: "any alpha > 3 meets Azize & Basu's Theorems 7-8 (Algorithm 1 input 'alpha > 3'); 4 is the first "
+         "integer, a round value a reimplementation may pick",
+}
 
 
 @njit(cache=True, nogil=True)
@@ -84,7 +91,8 @@ register(
         params={
             "tie_break": TIE_BREAK,
             "alpha": Param(
-                3.1, low=3.0, doc="[CHOICE] exploration constant alpha > 3 (Azize & Basu's experiments)"
+                3.1, low=3.0, readings=ALPHA_READINGS,
+                doc="[CHOICE] exploration constant alpha > 3 (Azize & Basu's experiments; Hu & Hegde state none)",
             ),
             "klucb_tol": Param(1e-9, low=0.0, doc="[CHOICE] bisection tolerance of the KL-UCB index"),
         },

@@ -4,10 +4,10 @@ Rounds 1..K pull each arm once; then at round t pull argmax_j of
     mu~_j + sqrt(3 ln t / O_j) + 3 ln t / (epsilon O_j),
 where mu~_j is the private mean of arm j's last closed lazy epoch of O_j = 2^r_j pulls
 (see :mod:`._lazy`). Anytime: the horizon is never read. Rewards are drawn per epoch as one
-Binomial (exact, spec §7).
+Binomial (exact).
 
-Between two epoch closes every index is a fixed function a_j + b_j s + c_j s^2 of s = sqrt(ln t)
-(spec §7: "solve the index-crossing times analytically"). So after a round whose maximiser is
+Between two epoch closes every index is a fixed function a_j + b_j s + c_j s^2 of s = sqrt(ln t),
+so the times at which two indices cross can be bounded analytically. After a round whose maximiser is
 unique, the kernel certifies how many more rounds that arm stays the unique maximiser of the
 *rounded* indices (:func:`certified`: each difference stays above a bound on the rounding error,
 checked where a quadratic can be smallest) and pulls it for all of them at once. The decisions,

@@ -1,16 +1,17 @@
-"""DP-SE: DP Successive Elimination (Sajed & Sheffet 2019 Algorithm 3; thesis Algorithm 9; spec §1.1).
+"""DP-SE: DP Successive Elimination (Sajed & Sheffet 2019, Algorithm 3; Sajed's thesis, Algorithm 9).
 
 Epoch e (Delta_e = 2^-e, m = |S| viable arms at its start, fresh statistics) pulls every arm of S
 round-robin in ascending index for n_e = ceil(R_e) rounds, where
 
-    R_e = max(32 ln(8 m e^2/beta) / Delta_e^2,  8 ln(4 m e^2/beta) / (eps Delta_e)) + 1   (real; A4)
+    R_e = max(32 ln(8 m e^2/beta) / Delta_e^2,  8 ln(4 m e^2/beta) / (eps Delta_e)) + 1   (real; line 8)
 
 then releases mu~_i = mean_i + Lap(1/(eps n_e)) and removes every j with
 mu~_max - mu~_j > 2 h_e + 2 c_e,  h_e = sqrt(ln(8 m e^2/beta) / (2 R_e)),  c_e = ln(4 m e^2/beta) / (R_e eps).
 After |S| = 1 the last arm is pulled until T. The horizon stops everything: an epoch cut by T gives
-arm number k of S (ascending) floor(rem/m) + [k < rem mod m] more pulls and eliminates nothing (A7).
+arm number k of S (ascending) floor(rem/m) + [k < rem mod m] more pulls and eliminates nothing (the
+algorithm never compares t with T; docs/reconstructions.md).
 
-Fast kernel (exact, spec §5.1): the pulls of an epoch are round-robin and data-independent and the
+Fast kernel (exact): the pulls of an epoch are round-robin and data-independent and the
 algorithm reads only each arm's reward sum at the epoch's end, so one Binomial(n_e, mu_i) per viable
 arm replaces the Bernoulli pulls. The regret curve is exact at every checkpoint.
 """
@@ -44,7 +45,7 @@ def epoch_schedule(m: int, e: int, epsilon: float, beta: float) -> tuple[float, 
     -------
     (R_e, n_e, h_e, c_e): the real R_e of line 8, the rounds n_e = ceil(R_e) (each arm of S is pulled
     n_e times), and the Hoeffding and Laplace terms h_e, c_e of the threshold 2 h_e + 2 c_e (both use
-    the real R_e, spec A4).
+    the real R_e, as Algorithm 3 writes h_e and c_e).
     """
     if isinstance(m, bool) or int(m) != m or m < 1:
         raise ValueError(f"m must be a positive integer, got {m!r}")
@@ -136,8 +137,14 @@ def run(means, horizon, epsilon, checkpoints, rng, params):
 
 
 BETA = OptionalProbability(
-    None, doc="confidence beta in (0, 1); None = 1/T: Sajed & Sheffet's setting (P:1115), a [CHOICE] for Hu & Hegde"
+    None, doc="confidence beta in (0, 1); None = 1/T: Sajed & Sheffet's setting (2019, Section 5), "
+    "a [CHOICE] for Hu & Hegde, who state no beta"
 )
+#: Reading axis of the Laplace scale (docs/reconstructions.md, "DP-SE's noise scale").
+NOISE_SCALE_READINGS = {
+    "r": "Algorithm 3 (Sajed & Sheffet 2019) adds Lap(1/(eps r)), r the rounds actually run, ceil(R_e)",
+    "R_e": "the proof of Theorem 4.1 (Sajed & Sheffet 2019) adds Lap(1/(eps R_e)), R_e the real epoch length",
+}
 
 register(
     Algorithm(
@@ -149,8 +156,9 @@ register(
         params={
             "beta": BETA,
             "noise_scale_uses": Param(
-                "r", NOISE_SCALE_USES,
-                doc="[CHOICE] A4/A6: Laplace scale 1/(eps r) with r = ceil(R_e) rounds (r), or 1/(eps R_e)",
+                "r", NOISE_SCALE_USES, readings=NOISE_SCALE_READINGS,
+                doc="[CHOICE] Laplace scale 1/(eps r) with r = ceil(R_e) rounds (Algorithm 3) or 1/(eps R_e) "
+                "(proof of Theorem 4.1)",
             ),
         },
         sources=sources(__file__, "bandits/_kernels.py"),

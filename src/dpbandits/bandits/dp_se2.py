@@ -1,4 +1,4 @@
-"""DP-SE 2 and modified DP-SE 2 (Sajed's MSc thesis 2019, Algorithm 10 and Th:885-889; spec §1.2).
+"""DP-SE 2 and modified DP-SE 2 (Sajed's MSc thesis 2019, Algorithm 10 and the variant of Appendix A.2).
 
 Each epoch pulls the viable arms S round-robin (ascending index) with fresh statistics, and runs an
 epsilon/2 SVT (threshold noise B ~ Lap(6/eps) once per epoch, A_r ~ Lap(6/eps) per check) at the check
@@ -12,9 +12,9 @@ with (M, C) = (10, 16) for DP-SE 2 and (2, 4) for the modified version. Then an 
 mean_i + Lap(2/(eps r)) removes every j with  max - mean~_j > 2 h_r + 4 ln(4K|S|/beta)/(eps r).
 An epoch that removes nothing starts again with the same S. After |S| = 1 the last arm is pulled.
 K is the initial number of arms. The horizon stops everything: pulls left before the next check are
-split round-robin (ascending), with no check and no elimination (spec §1.0).
+split round-robin (ascending), with no check and no elimination (docs/reconstructions.md).
 
-Fast kernel (exact, spec §5.2): between two checks the algorithm reads only each arm's reward sum, so
+Fast kernel (exact): between two checks the algorithm reads only each arm's reward sum, so
 one Binomial(rounds, mu_i) per viable arm and check interval replaces the Bernoulli pulls. The regret
 curve is exact at every checkpoint (pulls are round-robin in ascending arm order).
 Every epoch uses >= 2|S| pulls, so the loop ends after at most T/4 epochs.
@@ -143,19 +143,27 @@ def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2"):
     )
 
 
+#: Reading axis of the SVT check rounds (docs/reconstructions.md, "DP-SE 2's check rounds").
+CHECK_SCHEDULE_READINGS = {
+    "pow2": "DP-SE 2 runs DP exponential NAS (Algorithm 8, 'until t = 2^k') in each epoch, and Appendix A.2 "
+            "speaks of 'the round r which is also a power of 2' at which modified DP-SE 2 halts",
+    "pow2plus1": "thesis Algorithm 10, line 15 reads 'until r > 2^l' literally: checks at r = 3, 5, 9, 17, ...",
+}
+
 PARAMS = {
     "beta": OptionalProbability(
-        None, doc="confidence beta in (0, 1); None = 1/T as in the experiments (Th:891)"
+        None, doc="confidence beta in (0, 1); None = 1/T as in the experiments (thesis Appendix A.2: 'set beta = 1/T')"
     ),
     "check_schedule": Param(
-        "pow2", SCHEDULES,
-        doc="[RECON] A12: SVT checks at r = 2^l (pow2) or at the literal Th:845 r = 2^l + 1 (pow2plus1)",
+        "pow2", SCHEDULES, readings=CHECK_SCHEDULE_READINGS,
+        doc="[RECON] SVT checks at r = 2^l (pow2) or, reading Algorithm 10's 'until r > 2^l' literally, "
+        "at r = 2^l + 1 (pow2plus1)",
     ),
 }
 
 _DOCS = {
     "dp_se2": "Sajed (2019 MSc thesis) Algorithm 10, DP-SE 2.",
-    "dp_se2_modified": "Sajed (2019 MSc thesis) Algorithm 10 with the halting test of Th:885-889.",
+    "dp_se2_modified": "Sajed (2019 MSc thesis) Algorithm 10 with the halting test of Appendix A.2.",
 }
 
 for _name, _label in (("dp_se2", "DP-SE 2"), ("dp_se2_modified", "modified DP-SE 2")):

@@ -1,15 +1,17 @@
 """DP-UCB of Sajed & Sheffet (2019): Mishra-Thakurta UCB over one binary-tree counter per arm.
 
-Thesis Algorithm 6 (Th:584) with the tree mechanism of Algorithm 5 (Th:570), spec §1.3:
+Sajed's thesis (2019), Algorithm 6 (Section 3.4) with the tree mechanism of Algorithm 5 (Section 3.3):
 pull each arm once, then at step t pull the lowest-index maximiser of
 
-    O_i / n_i + sqrt(2 ln t / n_i) + Gamma / n_i,     Gamma = (log T)^2 ln(K T ln T / beta) / eps  (A8)
+    O_i / n_i + sqrt(2 ln t / n_i) + Gamma / n_i,     Gamma = (log T)^2 ln(K T ln T / beta) / eps
 
+(Algorithm 6, line 3 prints the denominator as "2"; see ``gamma_denominator`` and docs/reconstructions.md)
 where O_i is the release of arm i's tree after its n_i pulls (the tree advances only on that arm's
-pulls, A11): L = ceil(log2 T) + 1 levels, every dyadic node noised once with Lap(L/eps) when it
-completes, O_n = (sum of the first n rewards) + (sum of the node noises over the set bits of n).
+pulls, its time index is n_i): L = ceil(log2 T) + 1 levels, every dyadic node noised once with
+Lap(L/eps) when it completes, O_n = (sum of the first n rewards) + (sum of the node noises over the
+set bits of n).
 
-The fast kernel simulates every step exactly (spec §5.3): the tree noise is the correlated dyadic
+The fast kernel simulates every step exactly: the tree noise is the correlated dyadic
 process itself, never fresh or frozen noise. Speed comes from exact re-organisation only:
 
 * index = c_i + sqrt(2 ln t) d_i with c_i = (O_i + Gamma)/n_i and d_i = n_i^-1/2 updated for the
@@ -28,8 +30,8 @@ process itself, never fresh or frozen noise. Speed comes from exact re-organisat
   index moves; the others' indices are fixed non-decreasing lines in g = sqrt(2 ln t), so their
   maxima at the end of a chunk of steps bound them over the chunk, and each step compares one fused
   multiply-add against two numbers; a step that does not clear the bound goes to the argmax. This is
-  not a skip: every step still draws its reward and node noise and recomputes the leader's index
-  (spec §5.3); the decisions, draws and regret are bit for bit those of the argmax at every step
+  not a skip: every step still draws its reward and node noise and recomputes the leader's index;
+  the decisions, draws and regret are bit for bit those of the argmax at every step
   (``lead=False``).
 
 :func:`dp_ucb_on_draws` runs the same step loop on given per-step uniforms and node noises; with
@@ -61,6 +63,17 @@ from ._kernels import (
 
 GAMMA_LOGS = ("e", "2")
 GAMMA_DENOMINATORS = ("eps", "2")
+#: Reading axes of Gamma (docs/reconstructions.md, "DP-UCB's confidence bonus").
+GAMMA_LOG_READINGS = {
+    "e": "Sajed & Sheffet 2019, Section 2: 'Throughout this work log(x) denotes the logarithm base e of x'",
+    "2": "the (log T)^2 of thesis Algorithm 6, line 3 counts tree levels, which Algorithm 5 writes in base 2 "
+         "(ceil(log2 T) + 1 levels)",
+}
+GAMMA_DENOMINATOR_READINGS = {
+    "eps": "Gamma has the form of a high-probability bound on tree noise of scale (log T)/eps and the "
+           "Mishra-Thakurta regret it enters grows as 1/eps (thesis Section 3.4): the printed '2' is a garbled eps",
+    "2": "thesis Algorithm 6, line 3 prints Gamma <- (log^2 T) log(K T log T / beta) / 2 literally",
+}
 BLOCK = 384  # steps per block of random draws: a multiple of 3 (three steps per 53-bit uniform)
 LEAD_CHUNK = 128  # longest chunk of leader steps checked against one rival bound (first chunk: 16)
 _FASTMATH = {"contract"}  # fused multiply-add only; no reassociation
@@ -69,10 +82,12 @@ _U = np.uintp  # unsigned indices: no negative-index wraparound code
 
 def gamma_bonus(k: int, horizon: int, epsilon: float, beta: float, gamma_log: str = "e",
                 gamma_denominator: str = "eps") -> float:
-    """Gamma = (log T)^2 ln(K T ln T / beta) / eps of Th:584 (spec A8: the printed "/2" read as "/eps").
+    """Gamma = (log T)^2 ln(K T ln T / beta) / eps of the thesis's Algorithm 6, line 3 (whose printed
+    denominator "2" is read as eps by default; docs/reconstructions.md).
 
-    ``gamma_log`` is the base of the squared log T: "e" (default, P:212) or "2"; the log inside
-    ln(K T ln T / beta) is natural in both cases. ``gamma_denominator="2"`` divides by the literal 2.
+    ``gamma_log`` is the base of the squared log T: "e" (default; Sajed & Sheffet 2019, Section 2: logs are
+    natural) or "2"; the log inside ln(K T ln T / beta) is natural in both cases. ``gamma_denominator="2"``
+    divides by the literal 2.
     """
     if gamma_log not in GAMMA_LOGS:
         raise ValueError(f"gamma_log={gamma_log!r} is not one of {list(GAMMA_LOGS)}")
@@ -84,7 +99,8 @@ def gamma_bonus(k: int, horizon: int, epsilon: float, beta: float, gamma_log: st
 
 
 def node_scale(horizon: int, epsilon: float) -> float:
-    """Laplace scale L/eps of every tree node, L = ceil(log2 T) + 1 (27/eps for T = 5e7; A9)."""
+    """Laplace scale L/eps of every tree node, L = ceil(log2 T) + 1 (27/eps for T = 5e7; thesis Algorithm 5,
+    line 3 prints eps' = c/(ceil(log2 T) + 1), c read as eps)."""
     return tree_levels(horizon) / epsilon
 
 
@@ -294,15 +310,16 @@ register(
         run_batch=run_batch,
         params={
             "beta": OptionalProbability(
-                None, doc="confidence beta in (0, 1) inside Gamma; None = 1/T as in the experiments (P:1115)"
+                None, doc="confidence beta in (0, 1) inside Gamma; None = 1/T as in the experiments "
+                "(Sajed & Sheffet 2019, Section 5: 'set beta = 1/T')"
             ),
             "gamma_log": Param(
-                "e", GAMMA_LOGS,
-                doc="[RECON] A8: base of (log T)^2 in Gamma, natural (e, P:212) or log2 (2)",
+                "e", GAMMA_LOGS, readings=GAMMA_LOG_READINGS,
+                doc="[RECON] base of (log T)^2 in Gamma: natural log (Sajed & Sheffet 2019, Section 2) or log2",
             ),
             "gamma_denominator": Param(
-                "eps", GAMMA_DENOMINATORS,
-                doc="[RECON] A8: Gamma over eps (recommended) or over the literal 2 printed at Th:584",
+                "eps", GAMMA_DENOMINATORS, readings=GAMMA_DENOMINATOR_READINGS,
+                doc="[RECON] Gamma over eps, or over the literal 2 printed in the thesis's Algorithm 6, line 3",
             ),
         },
         sources=sources(__file__, "bandits/_kernels.py", "mechanisms.py"),

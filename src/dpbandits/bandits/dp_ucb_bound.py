@@ -1,7 +1,8 @@
 """DP-UCB-BOUND (Tossou & Dimitrakakis 2016, Algorithm 1): one hybrid counter per arm.
 
-Index (resolution R1): y_a/n_a + sqrt(2 ln t / n_a) + nu_a/n_a, with
-nu_a = (4 sqrt(8)/eps) ln t (1 + log2 max(n'_a, 1)), n'_a = n_a - 2^floor(log2 n_a)  (R2, R3).
+Index: y_a/n_a + sqrt(2 ln t / n_a) + nu_a/n_a (Algorithm 1 prints no sqrt term; ``bound_sqrt``), with
+nu_a = (4 sqrt(8)/eps) ln t (1 + log2 max(n'_a, 1)), n'_a = n_a - 2^floor(log2 n_a) (Algorithm 1; at a
+power of two n'_a = 0 and log2 0 is read as 0; other forms: ``nu_form``, docs/reconstructions.md).
 Only the pulled arm's counter advances.
 
 Fast kernel (exact re-organisation): index_i = A_i + h(t) B_i + sqrt(2 ln t) d_i where only the
@@ -34,26 +35,50 @@ from ._kernels import (
 )
 from .ucb import TIE_BREAK
 
-NU_FORMS = ("paper_nprime", "tr_ln_n", "log2_n")
-HYBRID_SPLIT = Param("half", ("half", "none"), doc="[CHOICE] eps/2 to each part of the hybrid counter (R12)")
+NU_FORMS = ("paper_nprime", "tr_ln_n", "log2_n", "tr_ln_n_reset")
+#: Reading axes of the hybrid counter and of Algorithm 1's index (docs/reconstructions.md, Tossou & Dimitrakakis).
+HYBRID_SPLIT_READINGS = {
+    "half": "Chan, Shi & Song's hybrid mechanism gives eps/2 to its logarithmic and eps/2 to its binary part, which "
+            "makes 'the hybrid mechanism eps-differential private' (Section 2.3) true",
+    "none": "Section 2.3 describes Laplace noise 'of scale eps^-1' at t = 2^k and 'of scale log t/eps' in the tree, "
+            "with no split of eps",
+}
+NU_FORM_READINGS = {
+    "paper_nprime": "Algorithm 1: nu_a = (4 sqrt(8)/eps) log t (log2 n'_a + 1), n'_a = n_a less its largest power of 2",
+    "tr_ln_n": "bound (2.2), (sqrt(8)/eps) log(2/gamma)(log n + 1), taken literally with natural logs, n the pull "
+               "count and 2/gamma = 4 t^4",
+    "log2_n": "Algorithm 1's constant with bound (2.2)'s n, the number of items in the counter, in place of n'",
+    "tr_ln_n_reset": "tr_ln_n with the (ln n + 1) factor set to 1 when n is a power of two (the hybrid counter's "
+                     "binary part is empty then), as the public keirp/private-bandits code computes nu",
+}
+BOUND_SQRT_READINGS = {
+    True: "DP-UCB is 'Algorithm 1 with nu_a = 0' (Algorithm 2) and 'uses the same index as standard UCB' "
+          "(Section 3); Theorem 3.2 keeps UCB's 8 log t/(lambda0^2 Delta) term",
+    False: "Algorithm 1 pulls argmax_a s_a(t)/n_a + nu_a/n_a, with no sqrt(2 log t/n_a) term",
+}
+HYBRID_SPLIT = Param("half", ("half", "none"), readings=HYBRID_SPLIT_READINGS,
+                     doc="[CHOICE] eps/2 to each part of the hybrid counter (Chan, Shi & Song 2010) or eps to each "
+                     "as Section 2.3 describes it")
 BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
 
 
 @njit(cache=True, inline="always")
 def nu_slope(n, nu_form):
-    """nu_a * eps / h(t) for pull count n >= 1 (nu_form: 0 paper_nprime, 1 tr_ln_n, 2 log2_n); see :func:`h_of`."""
+    """nu_a * eps / h(t) for pull count n >= 1 (nu_form: index in ``NU_FORMS``); see :func:`h_of`."""
     if nu_form == 0:
         nprime = n - (1 << (63 - leading_zeros(n)))
         return 4.0 * math.sqrt(8.0) * (1.0 + math.log2(max(nprime, 1)))
     if nu_form == 1:
         return math.sqrt(8.0) * (math.log(n) + 1.0)
+    if nu_form == 3:
+        return math.sqrt(8.0) * (1.0 if n & (n - 1) == 0 else math.log(n) + 1.0)
     return 4.0 * math.sqrt(8.0) * (1.0 + math.log2(n))
 
 
 @njit(cache=True, inline="always")
 def h_of(lt, nu_form):
-    """The t-dependent factor of nu: ln t, or ln(4 t^4) = ln 4 + 4 ln t for ``tr_ln_n``."""
-    return math.log(4.0) + 4.0 * lt if nu_form == 1 else lt
+    """The t-dependent factor of nu: ln t, or ln(4 t^4) = ln 4 + 4 ln t for ``tr_ln_n`` and ``tr_ln_n_reset``."""
+    return math.log(4.0) + 4.0 * lt if nu_form == 1 or nu_form == 3 else lt
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -165,8 +190,11 @@ register(
         params={
             "tie_break": TIE_BREAK,
             "hybrid_split": HYBRID_SPLIT,
-            "bound_sqrt": Param(True, doc="[CHOICE] R1: include sqrt(2 ln t/n) in the index"),
-            "nu_form": Param("paper_nprime", NU_FORMS, doc="[CHOICE/RECON] R2-R3: form of nu_a"),
+            "bound_sqrt": Param(True, readings=BOUND_SQRT_READINGS,
+                                doc="[CHOICE] include UCB's sqrt(2 ln t/n) in Algorithm 1's index"),
+            "nu_form": Param("paper_nprime", NU_FORMS, readings=NU_FORM_READINGS,
+                             doc="[CHOICE/RECON] form of nu_a: Algorithm 1's (log2 of n' read as 0 at n' = 0), "
+                             "or bound (2.2) with ln n or log2 n"),
         },
         sources=sources(__file__, "bandits/_kernels.py", "mechanisms.py"),
         cost_ns=80,

@@ -2,9 +2,9 @@
 
 The input privacy eps' comes from Corollary 3.2 for the target (epsilon, delta) with v = 1.1;
 interval f = ceil(1/eps'). Round robin for K f steps, then at the first decision after each
-f-th pull of an arm a fresh release  S/n + Lap(n^(v/2-1)) + sqrt(2 ln t / n)  (variant B,
-``int_update="frozen"``). Ablations: ``literal`` (variant A: re-noise every step while n mod f == 0)
-and ``live_bonus`` (variant C: noisy mean frozen, bonus recomputed every step).
+f-th pull of an arm a fresh release  S/n + Lap(n^(v/2-1)) + sqrt(2 ln t / n)  (one release per
+interval, ``int_update="frozen"``). Other readings: ``literal`` (re-noise every step while n mod f == 0)
+and ``live_bonus`` (noisy mean frozen, bonus recomputed every step); docs/reconstructions.md.
 
 Fast kernel (exact re-organisation): only an arm whose pull count changed can start a new interval,
 so after the first release each step checks only the arm pulled last (``literal`` checks all, as it
@@ -37,6 +37,20 @@ from .ucb import TIE_BREAK
 
 UPDATES = ("frozen", "literal", "live_bonus")
 LOG_BASES = {"ln": math.e, "log10": 10.0, "log2": 2.0}
+#: Reading axes of Algorithm 3 (docs/reconstructions.md, Tossou & Dimitrakakis).
+INT_UPDATE_READINGS = {
+    "frozen": "Section 3: the mechanism 'only releases a new mean once at the beginning of each interval'; "
+              "Lemma 3.1 and Theorem 3.4 count one release per interval",
+    "literal": "Algorithm 3 tests 'if n_{a,t} mod f = 0' at every step, so an idle arm whose count is a multiple "
+               "of f gets a fresh Laplace draw at every step",
+    "live_bonus": "the noisy mean is released once per interval but sqrt(2 log t/n) carries no data, so recomputing "
+                  "it every step (as UCB does, Section 3) keeps the privacy of the frozen reading",
+}
+EPS_LOG_READINGS = {
+    "ln": "Corollary 3.2 inverts Corollary 3.1, which writes ln(1/delta'); delta = e^-10 (Section 4) suits ln",
+    "log10": "Corollary 3.2 writes a bare 'log 1/delta'', read as the common logarithm",
+    "log2": "Corollary 3.2 writes a bare 'log 1/delta'', read in base 2",
+}
 
 
 def input_epsilon(epsilon: float, delta: float, v: float = 1.1, log: str = "ln") -> float:
@@ -168,8 +182,11 @@ register(
             "tie_break": TIE_BREAK,
             "delta": Param(math.exp(-10), low=0.0, doc="target delta of (epsilon, delta)-DP"),
             "v": Param(1.1, low=1.0, doc="noise exponent v > 1; Laplace scale n^(v/2-1)"),
-            "int_update": Param("frozen", UPDATES, doc="[CHOICE] R5: frozen (B), literal (A), live_bonus (C)"),
-            "eps_log": Param("ln", tuple(LOG_BASES), doc="[CHOICE] R8: log base in Corollary 3.2"),
+            "int_update": Param("frozen", UPDATES, readings=INT_UPDATE_READINGS,
+                                doc="[CHOICE] one release per interval, index frozen in between (frozen); Algorithm "
+                                "3's test read literally (literal); or a live UCB bonus (live_bonus)"),
+            "eps_log": Param("ln", tuple(LOG_BASES), readings=EPS_LOG_READINGS,
+                             doc="[CHOICE] base of log(1/delta) in Corollary 3.2"),
         },
         sources=sources(__file__, "bandits/_kernels.py"),
         cost_ns=30,

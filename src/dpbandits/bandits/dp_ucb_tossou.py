@@ -1,7 +1,8 @@
 """DP-UCB (Tossou & Dimitrakakis 2016, Algorithm 2): UCB index on hybrid-counter sums.
 
 Every arm's hybrid counter receives one item per step (the reward for the pulled arm, 0 for the
-others, also during the first K forced pulls, R4), so all counters share tau = t.
+others: Algorithm 2's "When arm a_t = a is played, insert 0 to all hybrid mechanisms corresponding to
+arm a' != a", applied to the first K forced pulls too), so all counters share tau = t.
 
 Fast kernel (exact re-organisation): the K counters' noise processes advance together in O(1) each
 per step (``_kernels.hybrid_noise_step``, one standard Laplace draw per counter and step, drawn in

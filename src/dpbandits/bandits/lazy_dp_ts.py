@@ -3,7 +3,7 @@
 Rounds 1..K pull each arm once; then at round t draw, independently for every arm,
     theta_j ~ Beta(m_j O_j + 1, (1 - m_j) O_j + 1),  m_j = Clip01(mu~_j + 3 log(t) / (epsilon O_j)),
 and pull argmax_j theta_j; mu~_j and O_j = 2^r_j come from arm j's last closed lazy epoch
-(see :mod:`._lazy`). Anytime. Rewards are drawn per epoch as one Binomial (exact, spec §7).
+(see :mod:`._lazy`). Anytime. Rewards are drawn per epoch as one Binomial (exact).
 
 Sampling: the theta draws come from the run's second stream, an inline PCG64 pool on
 ``rng.bit_generator.jumped()`` (:func:`theta_stream`; a jumped stream does not overlap the run's),
@@ -28,6 +28,13 @@ from .ucb import TIE_BREAK
 
 #: log(t) of Algorithm 3 in each base, as a multiple of ln(t).
 LOG_SCALES = {"ln": 1.0, "log2": 1.0 / math.log(2.0), "log10": 1.0 / math.log(10.0)}
+#: Reading axis of the shift's logarithm (docs/reconstructions.md, "Lazy-DP-TS's shift").
+BONUS_LOG_READINGS = {
+    "ln": "Algorithm 1 writes the same Laplace bonus as 3 ln(t)/(eps O_j), and the proofs use natural logs "
+          "(Fact 16's Laplace tail at delta = t^-3 gives 3 ln t)",
+    "log2": "Algorithm 3 writes a bare '3 log(t)/(eps O_j)', read in base 2",
+    "log10": "Algorithm 3 writes a bare '3 log(t)/(eps O_j)', read as the common logarithm",
+}
 
 
 def theta_stream(rng):
@@ -98,7 +105,8 @@ register(
         params={
             "tie_break": TIE_BREAK,
             "bonus_log": Param(
-                "ln", tuple(LOG_SCALES), doc="[CHOICE] base of log(t) in the shift 3 log(t)/(eps O) (§8 #1)"
+                "ln", tuple(LOG_SCALES), readings=BONUS_LOG_READINGS,
+                doc="[CHOICE] base of log(t) in the shift 3 log(t)/(eps O) of Algorithm 3",
             ),
         },
         sources=sources(__file__, "bandits/_lazy.py", "bandits/_kernels.py", "bandits/_gamma.py"),

@@ -35,6 +35,18 @@ from ._kernels import (
 from .ucb import TIE_BREAK
 
 BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
+#: Reading axes of the reconstruction (docs/reconstructions.md, "Private-UCB"); Tossou & Dimitrakakis give
+#: only the name, the citation and "a failure probability chosen to be t^-4" (Section 4).
+TREE_EPS_READINGS = {
+    "eps/K": "the confidence term K (log T)^2 log(K T log T/gamma)/eps carries the factor K of one tree per arm "
+             "at privacy eps/K (the usual account of Mishra & Thakurta 2015)",
+    "eps": "arms' trees hold disjoint rewards, so eps per tree suffices by parallel composition, as Sajed's thesis "
+           "(Algorithm 6) and the keirp/private-bandits code run them",
+}
+SQRT_TERM_READINGS = {
+    "ucb": "UCB's sqrt(2 log t/n), the term Tossou & Dimitrakakis' own algorithms use (Section 3)",
+    "hoeffding": "the Hoeffding radius sqrt(ln(2/gamma)/(2n)) at the failure probability gamma = t^-4 of Section 4",
+}
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -153,8 +165,10 @@ register(
         run=run,
         params={
             "tie_break": TIE_BREAK,
-            "tree_eps": Param("eps/K", ("eps/K", "eps"), doc="[RECON] privacy of each arm's tree"),
-            "sqrt_term": Param("ucb", ("ucb", "hoeffding"), doc="[RECON] sqrt(2 ln t/n) or sqrt(ln(2/gamma)/(2n))"),
+            "tree_eps": Param("eps/K", ("eps/K", "eps"), readings=TREE_EPS_READINGS,
+                              doc="[RECON] privacy of each arm's tree"),
+            "sqrt_term": Param("ucb", ("ucb", "hoeffding"), readings=SQRT_TERM_READINGS,
+                               doc="[RECON] sqrt(2 ln t/n) or sqrt(ln(2/gamma)/(2n))"),
         },
         sources=sources(__file__, "bandits/_kernels.py", "mechanisms.py"),
         needs_horizon=True,

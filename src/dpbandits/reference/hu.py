@@ -1,4 +1,4 @@
-"""Reference twins of Hu & Hegde's Anytime-Lazy-UCB and Lazy-DP-TS and of AdaP-KLUCB (spec §2).
+"""Reference twins of Hu & Hegde's Anytime-Lazy-UCB and Lazy-DP-TS (Algorithms 1 and 3) and of AdaP-KLUCB.
 
 Literal per-step implementations: every pull's Bernoulli reward is accumulated, the Laplace noise is
 drawn when an epoch/episode closes. Each policy logs its releases in ``releases`` as tuples

@@ -17,7 +17,8 @@ from ._policy import argmax_ties, policy
 
 @policy("dp_se")
 class DPSE:
-    """Algorithm 3 (P:773-832); the horizon stops it mid-epoch without an elimination (spec A7)."""
+    """Sajed & Sheffet 2019 Algorithm 3; the horizon stops it mid-epoch without an elimination
+    (docs/reconstructions.md)."""
 
     def __init__(self, k, horizon, epsilon, rng, params):
         self.eps, self.rng, self.horizon = epsilon, rng, horizon
@@ -68,7 +69,7 @@ class DPSE:
 
 @policy("dp_ucb")
 class DPUCB:
-    """Thesis Algorithm 6 (Th:584) over Algorithm 5 trees (Th:570): one tree per arm, indexed by n_i."""
+    """Thesis Algorithm 6 (Section 3.4) over Algorithm 5 trees (Section 3.3): one tree per arm, indexed by n_i."""
 
     def __init__(self, k, horizon, epsilon, rng, params):
         self.k = k

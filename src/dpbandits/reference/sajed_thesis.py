@@ -1,4 +1,4 @@
-"""Reference twins of DP-SE 2 and modified DP-SE 2 (Sajed 2019 thesis Algorithm 10, Th:885-889).
+"""Reference twins of DP-SE 2 and modified DP-SE 2 (Sajed 2019 thesis Algorithm 10 and Appendix A.2).
 
 Literal per-step form: one pull at a time, round-robin over S in ascending order, running means,
 the SVT test at every check round with a fresh A_r, then the private histogram and elimination.
@@ -67,7 +67,7 @@ class DPSE2:
 
 @policy("dp_se2_modified")
 class ModifiedDPSE2(DPSE2):
-    """Th:885-889: halting test with 2 h_r and c_r's last term 4 ln(4K|S|/beta)/eps."""
+    """Thesis Appendix A.2: halting test with 2 h_r and c_r's last term 4 ln(4K|S|/beta)/eps."""
 
     HALT_MULT = 2.0
     C_COEF = 4.0

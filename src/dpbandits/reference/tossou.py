@@ -1,4 +1,4 @@
-"""Reference twins: UCB and the Tossou & Dimitrakakis 2016 algorithms (spec §3)."""
+"""Reference twins: UCB and the Tossou & Dimitrakakis 2016 algorithms (Algorithms 1-3) and Private-UCB."""
 
 from __future__ import annotations
 
@@ -54,6 +54,9 @@ class DPUCBBound(_Counts):
             return 4 * math.sqrt(8) / self.eps * math.log(t) * (1 + math.log2(max(nprime, 1)))
         if form == "tr_ln_n":
             return math.sqrt(8) / self.eps * math.log(4 * t**4) * (math.log(n) + 1)
+        if form == "tr_ln_n_reset":
+            power_of_two = 2 ** int(math.floor(math.log2(n))) == n
+            return math.sqrt(8) / self.eps * math.log(4 * t**4) * (1 if power_of_two else math.log(n) + 1)
         return 4 * math.sqrt(8) / self.eps * math.log(t) * (1 + math.log2(n))
 
     def select(self, t):
