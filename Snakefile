@@ -6,6 +6,7 @@ configfile: "config/config.yaml"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
+include: "workflow/rules/readings.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/notebooks.smk"
 include: "workflow/rules/checks.smk"

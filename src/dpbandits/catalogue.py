@@ -84,7 +84,7 @@ class Figure:
     spec: dict
     runs: int
     panels: list[Panel] = field(default_factory=list)
-    theory: bool = False  # draw the specs' regret bounds as dashed overlays
+    theory: bool = False  # draw the papers' explicit regret bounds as dotted overlays
 
 
 def chunks(runs: int, size: int) -> list[tuple[int, int]]:
@@ -130,19 +130,26 @@ def _curve_entries(entry, key: str) -> tuple[str, dict, str, str | None]:
     return name, dict(entry.get("params", {})), entry.get("variant", ""), entry.get("label")
 
 
-def algorithm_params(config: dict, name: str, overrides: dict, key: str) -> dict:
-    """Resolved parameters: algorithm defaults < config ``algorithms.<name>`` < curve overrides."""
-    merged = {**config.get("algorithms", {}).get(name, {}), **overrides}
+def algorithm_params(config: dict, name: str, overrides: dict, key: str, reading=None) -> dict:
+    """Resolved parameters: algorithm defaults < config ``algorithms.<name>`` < ``reading`` < curve overrides.
+
+    ``reading`` (a :class:`dpbandits.readings.Reading` or None) sets the reading axes it names.
+    """
+    read = reading.algorithm_params(name) if reading is not None else {}
+    merged = {**config.get("algorithms", {}).get(name, {}), **read, **overrides}
     try:
         return registry.ALGORITHMS[name].resolve(merged)
     except ValueError as err:
         raise ConfigError(f"{key}: {err}") from None
 
 
-def expand(config: dict) -> tuple[dict[str, SimSpec], dict[str, dict[str, Figure]]]:
+def expand(config: dict, reading=None) -> tuple[dict[str, SimSpec], dict[str, dict[str, Figure]]]:
     """Expand ``config`` into ({cid: SimSpec}, {paper: {figure: Figure}}).
 
-    Raises ``ConfigError`` naming the key of the first invalid entry.
+    ``reading`` (a :class:`dpbandits.readings.Reading`) expands the figures of ``reading.papers`` under
+    that reading; the other papers keep their default figures, so every configuration the reading does
+    not change has the same cid as in the default expansion. Raises ``ConfigError`` naming the key of
+    the first invalid entry.
     """
     sims: dict[str, SimSpec] = {}
     groups: dict[str, tuple[SimSpec, set]] = {}  # regret: key without epsilon -> (spec, epsilons)
@@ -172,7 +179,8 @@ def expand(config: dict) -> tuple[dict[str, SimSpec], dict[str, dict[str, Figure
                 raise ConfigError(f"{fkey}.panels: no panels listed")
             for i, panel_spec in enumerate(fspec["panels"]):
                 pkey = f"{fkey}.panels[{i}]"
-                panel = _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, groups)
+                read = reading if reading is not None and paper in reading.papers else None
+                panel = _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, groups, read)
                 fig.panels.append(panel)
             figures[paper][fname] = fig
     cids = {}
@@ -195,12 +203,19 @@ def _get(key, panel_spec, fspec, default=None):
     return panel_spec.get(key, fspec.get(key, default))
 
 
-def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, groups) -> Panel:
-    instance = _get("instance", panel_spec, fspec)
+def _read_instance(instance, reading):
+    """``instance`` with the values ``reading`` sets for instances of its name."""
+    if reading is None or not isinstance(instance, dict) or instance.get("name") not in reading.instance:
+        return instance
+    return {**instance, **reading.instance[instance["name"]]}
+
+
+def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, groups, reading=None) -> Panel:
+    instance = _read_instance(_get("instance", panel_spec, fspec), reading)
     if instance is None:
         raise ConfigError(f"{pkey}.instance: missing")
     if kind == "bai":
-        return _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims)
+        return _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading)
     try:
         means = check_means(means_for(instance))
     except ValueError as err:
@@ -223,7 +238,7 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, gro
         alg = registry.ALGORITHMS[name]
         if alg.kind != kind:
             raise ConfigError(f"{ckey}.algorithm: {name} is a {alg.kind} algorithm in a {kind} figure")
-        params = algorithm_params(config, name, overrides, ckey)
+        params = algorithm_params(config, name, overrides, ckey, reading)
         eps_list = [None] if not alg.private else [_epsilon(e, f"{pkey}.epsilons") for e in epsilons]
         base = SimSpec(kind, name, dict(instance), horizon, (), params, seed, n_ckpt)
         key = base.cid  # group key: the configuration without its epsilons
@@ -239,7 +254,7 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, gro
 SWEEPS = ("budget", "epsilon", "ratio")
 
 
-def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims) -> Panel:
+def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading=None) -> Panel:
     """A best-arm-identification panel: each curve is one simulation configuration sweeping ``x``.
 
     Every point of the sweep is seeded as if simulated alone (its own configuration hash), so points
@@ -255,7 +270,7 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims) -> Panel:
     eps_list = _get("epsilons", panel_spec, fspec) or [None]
     if x != "epsilon" and len(eps_list) != 1:
         raise ConfigError(f"{pkey}.epsilons: a {x} sweep takes exactly one epsilon")
-    panel = Panel(panel_spec.get("title", ""), _get("instance", panel_spec, fspec), x=x,
+    panel = Panel(panel_spec.get("title", ""), _read_instance(_get("instance", panel_spec, fspec), reading), x=x,
                   xscale=_get("xscale", panel_spec, fspec, "linear"))
     budget = _get("budget", panel_spec, fspec)
     panel.horizon = None if x == "budget" else budget
@@ -277,7 +292,7 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims) -> Panel:
         alg = registry.ALGORITHMS[name]
         if alg.kind != "bai":
             raise ConfigError(f"{ckey}.algorithm: {name} is a {alg.kind} algorithm in a bai figure")
-        params = algorithm_params(config, name, overrides, ckey)
+        params = algorithm_params(config, name, overrides, ckey, reading)
         if x == "epsilon":
             vals = [_epsilon(v, f"{pkey}.values") for v in values]
             eps = None

@@ -1,18 +1,50 @@
 # Cross-paper checks: the claims ledger and the statistical privacy audit.
+from dpbandits import claims
+
+
+CLAIM_PAPERS = [p for p in PAPERS if p in claims.PAPERS]  # papers with empirical claims
+
+
+def claims_file(paper):
+    return f"{RESULTS}/claims/{paper}.csv"
+
+
+for _paper in CLAIM_PAPERS:
+
+    rule:
+        name:
+            f"claims_{_paper}"
+        input:
+            [f for f in figure_files(_paper) if f.endswith(".csv")],
+            [f for slug in paper_readings(_paper) for f in reading_tables(_paper, slug)],
+        output:
+            claims_file(_paper),
+        params:
+            paper=_paper,
+            readings=paper_readings(_paper),
+        log:
+            f"{RESULTS}/logs/claims/{_paper}.log",
+        run:
+            from dpbandits.claims.ledger import write_paper
+
+            df = write_paper(RESULTS, params.paper, params.readings, output[0])
+            Path(log[0]).write_text(f"{len(df)} rows ({len(params.readings)} readings) -> {output[0]}\n")
 
 
 rule claims:
     input:
-        [f for p in PAPERS for f in figure_files(p)],
+        [claims_file(p) for p in CLAIM_PAPERS if p in config["targets"]],
     output:
         csv=report(f"{RESULTS}/claims.csv", category="claims ledger", caption="../report/claims.rst"),
         md=f"{RESULTS}/claims.md",
+        diagnostic=f"{RESULTS}/claims_readings.csv",
     log:
         f"{RESULTS}/logs/claims.log",
     run:
-        from dpbandits.claims.theory import write_ledger
+        from dpbandits.claims.ledger import write_ledger
 
-        write_ledger(RESULTS, output.csv, output.md)
+        df = write_ledger(input, output.csv, output.md, output.diagnostic)
+        Path(log[0]).write_text(f"{len(df)} rows -> {output.csv}\n")
 
 
 rule audit:

@@ -1,5 +1,6 @@
 # Helpers: config validation and expansion of the figure catalogue into simulation jobs.
 import json
+import re
 import os
 import shlex
 import sys
@@ -15,12 +16,13 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 )
 
 from dpbandits import ALGORITHMS  # noqa: E402
-from dpbandits import catalogue  # noqa: E402
+from dpbandits import catalogue, readings  # noqa: E402
 
 
 try:
     catalogue.check_schema(config, str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"))
     SIMS, FIGURES = catalogue.expand(config)
+    READINGS = readings.expand_readings(config, SIMS)  # {slug: (Reading, {paper: figures})}; adds to SIMS
     JOBS, WHERE = catalogue.plan_jobs(config, SIMS)
 except catalogue.ConfigError as err:
     raise ValueError(f"invalid config: {err}") from None
@@ -37,6 +39,7 @@ wildcard_constraints:
     start=r"\d+",
     stop=r"\d+",
     paper="[a-z0-9]+",
+    reading="[A-Za-z0-9_.=+-]+",
 
 
 def algorithm_sources(wildcards):
