@@ -3,7 +3,9 @@
 Each claim function takes the tidy tables written by the figure rules (``<figure>.csv`` curves,
 ``<figure>_runs.csv`` per-run finals) and returns a :class:`Claim` with a verdict computed from the
 data: ``holds``, ``fails`` or ``inconclusive`` (differences within two standard errors), the
-numbers behind it and the paper's statement.
+numbers behind it and the paper's statement. Standard errors come from the tables (``sem`` of a
+curve, the spread of per-run values), so fewer runs widen them and give more ``inconclusive``
+verdicts under the same criterion.
 """
 
 from __future__ import annotations
@@ -15,10 +17,20 @@ import numpy as np
 import pandas as pd
 
 HOLDS, FAILS, INCONCLUSIVE = "holds", "fails", "inconclusive"
+EMPIRICAL, STRUCTURAL = "empirical", "structural"
 
 
 @dataclass
 class Claim:
+    """One claim's verdict.
+
+    ``kind`` is ``"empirical"`` when the verdict depends on simulated outcomes that the algorithms'
+    construction does not fix, ``"structural"`` when the paper's construction implies it (a
+    guarantee or an identity of the algorithm): the data can then only confirm it unless the
+    implementation departs from the paper, so the check guards the replication rather than tests
+    the paper.
+    """
+
     paper: str
     claim_id: str
     statement: str
@@ -26,6 +38,7 @@ class Claim:
     verdict: str
     evidence: str
     numbers: dict = field(default_factory=dict)
+    kind: str = EMPIRICAL
 
     def row(self) -> dict:
         d = asdict(self)
@@ -86,6 +99,22 @@ def threshold_verdict(values, ses, low: float = -np.inf, high: float = np.inf) -
     return INCONCLUSIVE
 
 
+def combine(verdicts) -> str:
+    """``fails`` if any verdict fails, ``holds`` if there are some and all hold, else ``inconclusive``."""
+    verdicts = list(verdicts)
+    if FAILS in verdicts:
+        return FAILS
+    return HOLDS if verdicts and all(v == HOLDS for v in verdicts) else INCONCLUSIVE
+
+
+def mean_se(x) -> tuple[float, float]:
+    """Mean of the values ``x`` and its standard error (nan with fewer than two values)."""
+    x = np.asarray(x, dtype=float)
+    if x.size < 2:
+        return (float(x[0]) if x.size else np.nan), np.nan
+    return float(x.mean()), float(x.std(ddof=1) / np.sqrt(x.size))
+
+
 def ratio(a: float, sa: float, b: float, sb: float) -> tuple[float, float]:
     """(a / b, its delta-method standard error) for independent a, b with standard errors sa, sb."""
     if b <= 0:
@@ -143,6 +172,22 @@ def slope_changes(curve: pd.DataFrame, granularity: float, t_min: float = 0) -> 
     big = ds[ds > tol]
     share = float(big.max() / big.sum()) if big.size else float("nan")
     return int(big.size), int(ds.size), share
+
+
+def elimination_time(pulls: str) -> float:
+    """Step at which a run of an elimination algorithm stopped pulling every arm but one (nan if it did not).
+
+    For algorithms that pull the viable arms round-robin and then only the last one (DP-SE, DP-SE 2):
+    ``pulls`` are the final pull counts ("n_1 n_2 ..."). The kept arm has at least two pulls more than
+    any other once the run has finished (a round cut by the horizon leaves them within one), and it
+    was pulled as often as the last eliminated arm until then.
+    """
+    n = np.array(pulls.split(), dtype=np.int64)
+    kept = int(np.argmax(n))
+    rest = np.delete(n, kept)
+    if rest.size == 0 or n[kept] < rest.max() + 2:
+        return np.nan
+    return float(rest.sum() + rest.max())
 
 
 def text_variants(df: pd.DataFrame) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Claims of Sajed's MSc thesis 2019 (spec sajed2019-dpse.md §4.1 C-3, A25; C-1/C-2 restated in Ch. 6)."""
+"""Claims of Sajed's MSc thesis 2019: Appendix A.2 (C-3) and Chapter 6 (C-1, C-2 restated from the paper)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,29 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._core import FAILS, HOLDS, INCONCLUSIVE, Claim, flat_from, load_tables, text_variants
-from .sajed2019 import c1_claims, c2_claims, instance_spec, settings
+from ._core import (
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    Claim,
+    combine,
+    flat_from,
+    load_tables,
+    mean_se,
+    ratio,
+    text_variants,
+    threshold_verdict,
+)
+from .sajed2019 import c1_claims, c2_claims, instance_spec, run_settings, settings
 
 CH6_FIGS = tuple(f"fig6_{i}" for i in range(1, 9))
 APPENDIX_FIGS = tuple(f"figA_{i}" for i in range(1, 9))
 LABELS = {"dp_se": "DP-SE", "dp_se2": "DP-SE 2", "dp_se2_modified": "modified DP-SE 2", "dp_ucb": "DP-UCB"}
-NOT_LONG_AFTER, MUCH_FASTER = 2.0, 2.0
+SOURCE = "Sajed 2019, MSc thesis, Appendix A.2"
+SMALL_EPS = 0.25  # "when either ε is small (<= 0.25 in our experiments)"
+# elimination-time ratios standard / modified DP-SE 2: "not long after" <= one doubling of the power-of-two check
+# rounds; "(roughly) 1/5 of the time" read as 5 within a factor 2 (one check round either way)
+NOT_LONG_AFTER, FASTER_BAND = 2.0, (2.5, 10.0)
 
 
 def duel_table(curves: pd.DataFrame) -> pd.DataFrame:
@@ -42,12 +58,6 @@ def _wins(tab: pd.DataFrame, a: str, b: str) -> np.ndarray:
     return np.where(d < -2 * se, 1, np.where(d > 2 * se, -1, 0))
 
 
-def _everywhere(w: np.ndarray) -> str:
-    if w.size == 0:
-        return INCONCLUSIVE
-    return FAILS if np.any(w < 0) else (HOLDS if np.all(w > 0) else INCONCLUSIVE)
-
-
 def _where(tab: pd.DataFrame, mask) -> str:
     rows = tab[mask]
     names = [f"{r.instance} K={r.K} ε={r.epsilon:g}" for r in rows.itertuples()]
@@ -65,102 +75,146 @@ def _duel(tab, a, b, mask, claim_id, statement, scope) -> Claim:
         "sajed2019thesis", claim_id, statement,
         f"{LABELS[a]}'s mean regret at T below {LABELS[b]}'s beyond 2 s.e. in every {scope}; 'fails' if "
         f"{LABELS[b]} is lower beyond 2 s.e. anywhere",
-        _everywhere(w), f"{LABELS[a]} wins / ties / loses; losses at: {_where(sub, w < 0)}", _count(w),
+        combine(np.where(w > 0, HOLDS, np.where(w < 0, FAILS, INCONCLUSIVE))),
+        f"{LABELS[a]} wins / ties / loses; losses at: {_where(sub, w < 0)}", _count(w),
     )
 
 
-def _flat_ratio(tab: pd.DataFrame, mask) -> tuple[np.ndarray, np.ndarray]:
-    """(standard / modified time to flat, standard flattened?) per setting; T stands in for 'never'."""
-    sub = tab[mask]
-    std = sub["dp_se2 flat from"].fillna(sub["horizon"]).to_numpy(dtype=float)
-    mod = sub["dp_se2_modified flat from"].to_numpy(dtype=float)
-    return std / mod, sub["dp_se2 flat from"].notna().to_numpy()
+def elimination_table(curves: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
+    """Mean step at which DP-SE 2 and modified DP-SE 2 have eliminated every suboptimal arm, per setting.
+
+    Per-run times come from the final pull counts (:func:`elimination_time`); a run still eliminating at T
+    counts as T, so the mean is then a lower bound (``<alg> unfinished`` > 0).
+    """
+    rs = run_settings(curves, runs)
+    rows = []
+    for (inst, eps), g in rs.groupby(["instance", "epsilon"], sort=False):
+        spec = instance_spec(inst)
+        row = {"instance": spec["name"], "K": spec.get("k"), "epsilon": float(eps)}
+        for alg in ("dp_se2", "dp_se2_modified"):
+            a = g[g["algorithm"] == alg]
+            row[alg], row[f"{alg} s.e."] = mean_se(a["eliminated at"].fillna(a["horizon"]))
+            row[f"{alg} unfinished"], row[f"{alg} runs"] = int(a["eliminated at"].isna().sum()), len(a)
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
-def c3_claims(tab: pd.DataFrame) -> list[Claim]:
+def _time_ratios(tab: pd.DataFrame, low: float, high: float) -> tuple[list[str], dict]:
+    """Verdict per setting of standard / modified elimination time within [low, high], and the ratios.
+
+    Inconclusive where a modified run is unfinished; where a standard run is, the ratio is a lower bound
+    that can only show it above ``high``.
+    """
+    verdicts, nums = [], {}
+    for row in tab.to_dict("records"):
+        q, se = ratio(row["dp_se2"], row["dp_se2 s.e."], row["dp_se2_modified"], row["dp_se2_modified s.e."])
+        name = f"K={row['K']} ε={row['epsilon']:g}"
+        if row["dp_se2_modified unfinished"] or not row["dp_se2_modified runs"]:
+            verdicts.append(INCONCLUSIVE)
+            nums[name] = "modified unfinished"
+        elif row["dp_se2 unfinished"]:
+            verdicts.append(FAILS if q - 2 * se > high else INCONCLUSIVE)
+            nums[name] = f">= {q:.3g}"
+        else:
+            verdicts.append(threshold_verdict(q, se, low, high))
+            nums[name] = f"{q:.3g} ± {se:.2g}"
+    return verdicts, nums
+
+
+def _q(text: str) -> str:
+    return f"\"{text}\" ({SOURCE})."
+
+
+def c3_claims(tab: pd.DataFrame, times: pd.DataFrame) -> list[Claim]:
+    """C-3 from the final regrets ``tab`` (:func:`duel_table`) and elimination times ``times``."""
     inst, eps, k = tab["instance"], tab["epsilon"], tab["K"]
     out = [
         _duel(tab, "dp_se", "dp_se2", inst.notna(), "C-3 (DP-SE vs DP-SE 2)",
-              "\"In all cases DP-SE outperforms DP-SE 2\" (Th:903).", "setting"),
+              _q("Comparing DP-SE 2 and its variant with DP-SE we find that in all cases DP-SE outperforms DP-SE 2"),
+              "setting"),
         _duel(tab, "dp_se2_modified", "dp_ucb", inst.notna(), "C-3 (modified vs DP-UCB)",
-              "\"In all settings the modified DP-SE 2 outperforms DP-UCB\" (Th:897).", "setting"),
+              _q("Moreover, in all settings the modified DP-SE 2 outperforms DP-UCB"), "setting"),
         _duel(tab, "dp_se2", "dp_ucb", inst.isin(["C2", "C3"]), "C-3 (C2, C3: DP-SE 2 vs DP-UCB)",
-              "\"Especially note the consistency throughout all experiments in setting C2 and C3 — our naive DP-SE 2 "
-              "outperforms the DP-UCB baseline\" (Th:897).", "C2 and C3 setting"),
+              _q("In all other cases — and especially note the consistency throughout all experiments in setting C2 "
+                 "and C3 — our naive DP-SE 2 outperforms the DP-UCB baseline"), "C2 and C3 setting"),
     ]
     w = _wins(tab, "dp_se", "dp_se2_modified")
     out.append(Claim(
         "sajed2019thesis", "C-3 (DP-SE vs modified, most)",
-        "DP-SE \"most of the times ... shows improvements over modified DP-SE 2\" (Th:903).",
+        _q("... in all cases DP-SE outperforms DP-SE 2 and most of the times it shows improvements over modified "
+           "DP-SE 2"),
         "DP-SE's mean regret at T below modified DP-SE 2's beyond 2 s.e. in more than half of the settings; "
         "'fails' if modified DP-SE 2 is lower beyond 2 s.e. in at least half",
         HOLDS if np.sum(w > 0) > w.size / 2 else (FAILS if np.sum(w < 0) >= w.size / 2 else INCONCLUSIVE),
         f"DP-SE wins / ties / loses; losses at: {_where(tab, w < 0)}", _count(w),
     ))
     c1 = inst == "C1"
-    easy = c1 & ((eps <= 0.25) | (k >= 20))
-    hard = c1 & (eps >= 0.5) & (k < 20)
+    easy = c1 & ((eps <= SMALL_EPS) | (k >= 20))
+    hard = c1 & (eps > SMALL_EPS) & (k < 20)
     w_easy, w_hard = _wins(tab[easy], "dp_se2", "dp_ucb"), _wins(tab[hard], "dp_se2", "dp_ucb")
-    ok = np.all(w_easy > 0) and np.any(w_hard < 0)
+    ok = w_easy.size and np.all(w_easy > 0) and np.any(w_hard < 0)
     out.append(Claim(
         "sajed2019thesis", "C-3 (C1 split)",
-        "In C1 \"DP-SE 2 outperforms the DP-UCB baseline when either ε is small (<= 0.25 in our experiments) or for "
-        "large values of K ... DP-UCB is better than DP-SE 2 when ε is fairly large, the number of arms is moderate, "
-        "and all arms have identical and fairly small gaps\" (Th:897).",
-        "C1: DP-SE 2 below DP-UCB at T beyond 2 s.e. in every setting with ε <= 0.25 or K = 20, and DP-UCB below "
-        "DP-SE 2 beyond 2 s.e. in at least one setting with ε >= 0.5 and K < 20",
+        _q("in setting C1, where all gaps are the same and quite small, the DP-SE 2 algorithm outperforms the DP-UCB "
+           "baseline when either ε is small (<= 0.25 in our experiments) or for large values of K (see Figure A.1 "
+           "and A.5). In other words, the conditions for which DP-UCB is better than DP-SE 2 are when ε is fairly "
+           "large, the number of arms is moderate, and all arms have identical and fairly small gaps"),
+        "C1: DP-SE 2 below DP-UCB at T beyond 2 s.e. in every setting with ε <= 0.25 or K = 20 (the grid's large "
+        "K), and DP-UCB below DP-SE 2 beyond 2 s.e. in at least one setting with ε > 0.25 and K < 20; 'fails' if "
+        "DP-UCB is lower beyond 2 s.e. in a small-ε or K = 20 setting, or DP-SE 2 in every other one",
         HOLDS if ok else (FAILS if np.any(w_easy < 0) or (w_hard.size and np.all(w_hard > 0)) else INCONCLUSIVE),
-        f"DP-UCB wins at: {_where(tab[hard], w_hard < 0)}; DP-SE 2 loses in the 'easy' cases at: "
+        f"DP-UCB wins at: {_where(tab[hard], w_hard < 0)}; DP-SE 2 loses in the small-ε / K = 20 cases at: "
         f"{_where(tab[easy], w_easy < 0)}",
-        {"easy (ε<=0.25 or K=20)": "{wins}/{ties}/{losses}".format(**_count(w_easy)),
-         "hard (ε>=0.5, K<20) DP-UCB wins": int(np.sum(w_hard < 0)), "hard settings": int(w_hard.size)},
+        {"small ε or K=20: wins/ties/losses": "{wins}/{ties}/{losses}".format(**_count(w_easy)),
+         "others: DP-UCB wins": int(np.sum(w_hard < 0)), "others": int(w_hard.size)},
     ))
-    c4 = (inst == "C4") & (eps >= 0.5)
+    c4 = (inst == "C4") & (eps > SMALL_EPS)
     w4 = _wins(tab[c4], "dp_se2", "dp_ucb")
     out.append(Claim(
         "sajed2019thesis", "C-3 (C4, large ε)",
-        "\"The setting C4 further adds mounting evidence that naive DP-SE 2 can be outperformed by DP-UCB for small "
-        "suboptimality gaps and large values of ε\" (Th:897).",
-        "DP-UCB below DP-SE 2 at T beyond 2 s.e. in at least one C4 setting with ε >= 0.5; 'fails' if DP-SE 2 "
-        "wins beyond 2 s.e. in all of them",
+        _q("The setting C4 further adds mounting evidence that naive DP-SE 2 can be outperformed by DP-UCB for small "
+           "suboptimality gaps and large values of ε (see Figure A.4 and A.8)"),
+        "DP-UCB below DP-SE 2 at T beyond 2 s.e. in at least one C4 setting with ε > 0.25; 'fails' if DP-SE 2 "
+        "is lower beyond 2 s.e. in all of them",
         HOLDS if np.any(w4 < 0) else (FAILS if w4.size and np.all(w4 > 0) else INCONCLUSIVE),
         f"DP-UCB wins at: {_where(tab[c4], w4 < 0)}", _count(w4, "DP-SE 2 wins", "DP-UCB wins"),
     ))
-    c2 = inst == "C2"
-    r2, done2 = _flat_ratio(tab, c2)
-    known = ~np.isnan(r2)
+    timing = ("elimination time = mean over runs of the step after which a run pulls only one arm (from its final "
+              "pull counts), ± s.e.; ratio standard / modified with its delta-method s.e.")
+    verdicts, nums = _time_ratios(times[times["instance"] == "C2"], 0.0, NOT_LONG_AFTER)
     out.append(Claim(
         "sajed2019thesis", "C-3 (C2, not long after)",
-        "\"In Figure A.2 [C2] ... standard DP-SE 2 eliminates all suboptimal arms not long after the modified DP-SE 2 "
-        "eliminates all suboptimal arms\" (Th:899).",
-        f"C2: time at which standard DP-SE 2's mean curve turns flat (all runs done) <= {NOT_LONG_AFTER:g} x "
-        "modified's in every setting; 'fails' if it is later than that anywhere (T stands for 'never', a lower "
-        "bound); inconclusive where a curve never turns flat and the bound decides nothing",
-        FAILS if np.any(r2[known] > NOT_LONG_AFTER) else (HOLDS if r2.size and (known & done2).all() else INCONCLUSIVE),
-        f"standard / modified time to flat: max {np.nanmax(r2) if known.any() else np.nan:.3g}; standard "
-        f"flattened in {int(done2.sum())} of {done2.size} settings",
-        {"median ratio": float(np.nanmedian(r2)) if known.any() else np.nan,
-         "settings with modified flat": int(known.sum()), "settings": int(r2.size)},
+        _q("comparing the curves for DP-SE 2 and the modified DP-SE 2 in Figure A.2, we see that standard DP-SE 2 "
+           "eliminates all suboptimal arms not long after the modified DP-SE 2 eliminates all suboptimal arms"),
+        f"C2, every setting: {timing} <= {NOT_LONG_AFTER:g} beyond 2 s.e. The thesis contrasts this with C1's "
+        "'drastic' 5-fold difference, and DP-SE 2 checks for halting at rounds r = 2^l, so 'not long after' is read "
+        f"as at most one doubling later. 'Fails' if a ratio exceeds {NOT_LONG_AFTER:g} beyond 2 s.e. (a standard run "
+        "unfinished at T counts as T: a lower bound); a setting with an unfinished modified run is inconclusive",
+        combine(verdicts), "standard / modified elimination time per C2 setting", nums,
     ))
-    r1, done1 = _flat_ratio(tab, inst == "C1")
-    known = ~np.isnan(r1)
+    c1_times = times[(times["instance"] == "C1") & (times["epsilon"] > SMALL_EPS)]
+    verdicts, nums = _time_ratios(c1_times, *FASTER_BAND)
     out.append(Claim(
-        "sajed2019thesis", "C-3 (C1, modified faster; A25)",
-        "In C1 the modified DP-SE 2 \"happens to eliminate all suboptimal arms in (roughly) 1/5 of the time it takes "
-        "the standard DP-SE 2 algorithm\" (Th:901).",
-        f"C1: standard DP-SE 2's time to flat >= {MUCH_FASTER:g} x modified's in every setting where modified "
-        "turns flat (T stands for 'never', giving a lower bound); 'fails' if some ratio of two finished curves is "
-        "below that; 1/5 is loose (A25: 1/16-1/32 expected)",
-        FAILS if np.any(r1[known & done1] < MUCH_FASTER) else (
-            HOLDS if r1.size and known.all() and np.all(r1 >= MUCH_FASTER) else INCONCLUSIVE),
-        f"standard / modified time to flat: min {np.nanmin(r1) if known.any() else np.nan:.3g}, median "
-        f"{np.nanmedian(r1) if known.any() else np.nan:.3g} (lower bounds where standard never turns flat: "
-        f"{int(np.sum(known & ~done1))})",
-        {"settings with modified flat": int(known.sum()), "settings": int(r1.size)},
+        "sajed2019thesis", "C-3 (C1, modified faster)",
+        _q("Here the gap between arms is small enough s.t. the key component in the decision to halt is the "
+           "Hoeffding bound (unless ε is quite small). Indeed, the modified DP-SE 2 algorithm, which sets the "
+           "dependency on the Hoeffding bound to be 5-times smaller than in the standard DP-SE 2 algorithm, also "
+           "happens to eliminate all suboptimal arms in (roughly) 1/5 of the time it takes the standard DP-SE 2 "
+           "algorithm to eliminate all arms"),
+        f"C1 with ε > {SMALL_EPS:g} (the thesis's 'small' ε, where the Hoeffding bound need not dominate, excluded): "
+        f"{timing} inside [{FASTER_BAND[0]:g}, {FASTER_BAND[1]:g}] beyond 2 s.e. in every setting: 'roughly' 5, "
+        "within a factor 2 because halting happens at power-of-two rounds. 'Fails' if some ratio lies outside "
+        "beyond 2 s.e. (a standard run unfinished at T counts as T: the ratio is then a lower bound); a setting "
+        "with an unfinished modified run is inconclusive",
+        combine(verdicts), "standard / modified elimination time per C1 setting", nums,
     ))
     return out
 
 
 def sajed2019thesis(results: str | Path) -> list[Claim]:
-    ch6 = text_variants(load_tables(results, "sajed2019thesis", CH6_FIGS)[0])
-    return c1_claims(ch6, "sajed2019thesis") + c2_claims(ch6, "sajed2019thesis") + c3_claims(duels(results))
+    ch6, ch6_runs = load_tables(results, "sajed2019thesis", CH6_FIGS)
+    ch6 = text_variants(ch6)
+    appendix, appendix_runs = load_tables(results, "sajed2019thesis", APPENDIX_FIGS)
+    appendix = text_variants(appendix)
+    return (c1_claims(ch6, "sajed2019thesis") + c2_claims(ch6, ch6_runs, "sajed2019thesis")
+            + c3_claims(duel_table(appendix), elimination_table(appendix, appendix_runs)))
