@@ -16,7 +16,7 @@ from dpbandits.reference import POLICIES
 T_PAPER = 5 * 10**7
 BETA_PAPER = 1 / T_PAPER
 
-# spec §1.1 reference schedule n_e = ceil(R_e), e = 1..8 (T = 5e7, beta = 1/T)
+# reference schedule n_e = ceil(R_e), e = 1..8 (T = 5e7, beta = 1/T), computed by hand from Algorithm 3
 SCHEDULE = {
     (5, 0.1): [3317, 11676, 48362, 198158, 807251, 3276793, 13268805, 53635285],
     (5, 0.25): [2743, 11676, 48362, 198158, 807251, 3276793, 13268805, 53635285],
@@ -57,16 +57,16 @@ def test_schedule_matches_spec_table(m, eps):
 
 
 def test_thresholds_spec_example():
-    # spec §1.1: |S| = 5, eps = 0.25, e = 3: h = 0.01562, c = 0.0019, threshold 0.0350
+    # Algorithm 3 by hand: |S| = 5, eps = 0.25, e = 3: h = 0.01562, c = 0.0019, threshold 0.0350
     r_real, n, h, c = epoch_schedule(5, 3, 0.25, BETA_PAPER)
     assert (round(h, 5), round(c, 4), round(2 * h + 2 * c, 4)) == (0.01562, 0.0019, 0.035)
-    # h_e and c_e use the real R_e (A4)
+    # h_e and c_e use the real R_e (docs/reconstructions.md, noise_scale_uses)
     assert h == pytest.approx(math.sqrt(math.log(8 * 5 * 9 / BETA_PAPER) / (2 * r_real)), rel=1e-14)
     assert c == pytest.approx(math.log(4 * 5 * 9 / BETA_PAPER) / (r_real * 0.25), rel=1e-14)
 
 
 @pytest.mark.parametrize("m, e, eps, r_real, n, thr", [
-    # hu2022-lazy spec §5.2 (T = 1e6, beta = 1e-6)
+    # Hu & Hegde's setting (T = 1e6, beta = 1e-6)
     (5, 1, 0.25, 2241.56, 2242, 0.1850), (5, 1, 0.5, 2241.56, 2242, 0.1550),
     (5, 1, 1.0, 2241.56, 2242, 0.1400), (2, 2, 0.25, 9203.89, 9204, 0.0775),
     (2, 2, 0.5, 9203.89, 9204, 0.0700), (2, 2, 1.0, 9203.89, 9204, 0.0663),
@@ -119,7 +119,7 @@ def test_reference_laplace_scale_per_epoch(noise_scale_uses):
 
 
 def test_no_release_when_the_horizon_ends_an_epoch():
-    horizon = 5 * rounds(5, 1, 0.5, 1e-4)  # epoch 1 ends exactly at T: nothing is released (A7)
+    horizon = 5 * rounds(5, 1, 0.5, 1e-4)  # epoch 1 ends exactly at T: nothing is released
     assert reference_release_scales(horizon, 0.5, beta=1e-4) == []
     assert len(reference_release_scales(horizon + 1, 0.5, beta=1e-4)) == 5
 
@@ -149,7 +149,7 @@ def epoch_curve(checkpoints, gaps, epochs, final_arm):
 
 
 def test_hu_setting2_anchor():
-    # hu2022-lazy §5.2: no elimination after epoch 1 (|S| = 5), all gone after epoch 2:
+    # Hu & Hegde's setting 2: no elimination after epoch 1 (|S| = 5), all gone after epoch 2:
     # R(T) = 0.4 (2242 + 9674) = 4766.4, flat after 5 (2242 + 9674) = 59,580 pulls.
     # Per run, a 0.1-gap arm survives epoch 2 with probability < 1e-3 (3.1 sigma); fixed seed.
     res = dpbandits.simulate("dp_se", NAMED["hu_setting2"], 10**6, 0.25, 10, seed=1,
@@ -184,7 +184,7 @@ def test_c1_anchor_and_curve():
     assert res.regret == pytest.approx(np.tile(expected, (5, 1)), rel=1e-12, abs=1e-12)
     assert res.regret[0, -1] == pytest.approx(0.2 * sum(n), rel=1e-13)  # 12556.2
     assert (res.pulls[:, 1:] == sum(n)).all()
-    assert sum(n) <= 1_068_190  # spec §4.3: pulls bound under the good event
+    assert sum(n) <= 1_068_190  # Lemma 4.2: pulls bound under the good event
 
 
 def test_horizon_cut_mid_epoch_fast_and_reference():

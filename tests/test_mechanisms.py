@@ -1,4 +1,5 @@
-"""Noise scales and structure of the continual-release counters (Tossou spec §2.5, Sajed spec §4.4)."""
+"""Noise scales and structure of the continual-release counters: Chan, Shi & Song's binary and hybrid
+mechanisms as used by Tossou & Dimitrakakis 2016 (Section 2.3) and Sajed's thesis (Algorithm 5)."""
 
 import math
 
@@ -68,7 +69,7 @@ def test_hybrid_variance_formula():
     for tau in taus:
         expected = M.hybrid_noise_variance(tau, eps)
         assert paths[:, tau - 1].var() == pytest.approx(expected, rel=6 * math.sqrt(5 / reps)), tau
-    assert M.hybrid_noise_variance(16, 1.0) == pytest.approx(6.3245**2, rel=1e-3)  # spec §2.3: sd 6.3
+    assert M.hybrid_noise_variance(16, 1.0) == pytest.approx(6.3245**2, rel=1e-3)  # hybrid counter at n = 16: sd 6.3
     assert math.sqrt(M.hybrid_noise_variance(99999, 0.1)) == pytest.approx(1363, rel=1e-3)
 
 

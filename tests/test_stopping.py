@@ -153,7 +153,7 @@ def test_stopping_rules_are_alpha_beta_accurate(rule):
     for _ in range(n):
         if rule == "nas":
             results.append(nas(two_point(mu, R, rng), alpha, beta, R))
-        elif rule == "nas_literal":  # Th:293's radius is valid for data of range R: {0, R} has range R
+        elif rule == "nas_literal":  # the thesis' radius is valid for data of range R: {0, R} has range R
             results.append(nas(lambda m: np.where(rng.random(m) < 0.3, R, 0.0), alpha, beta, R, width="R"))
         elif rule == "dp_nas":
             results.append(dp_nas(two_point(mu, R, rng), alpha, beta, eps, R, rng))

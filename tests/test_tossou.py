@@ -25,7 +25,7 @@ def test_corollary_3_2_input_epsilon():
     params = {"delta": DELTA, "v": 1.1, "eps_log": "ln"}
     assert interval(1.0, params)[1] == 16
     assert interval(0.1, params)[1] == 147
-    # log-base sensitivity quoted by the spec
+    # log-base sensitivity of Corollary 3.2 (docs/reconstructions.md, eps_log)
     assert interval(1.0, {**params, "eps_log": "log10"})[1] == 12
     assert interval(0.1, {**params, "eps_log": "log2"})[1] == 176
 
