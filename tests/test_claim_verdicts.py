@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 
 from dpbandits.checkpoints import default_checkpoints
-from dpbandits.claims import FAILS, HOLDS, INCONCLUSIVE, PAPERS, ledger
+from dpbandits.claims import FAILS, HOLDS, INCONCLUSIVE, PAPERS
+from dpbandits.claims.ledger import paper_claims
 
 
 class Tables:
@@ -401,5 +402,5 @@ BASE = {"tossou2016": _tossou, "sajed2019": _sajed, "sajed2019thesis": _thesis, 
 def test_base_tables_hold_everywhere(tmp_path, paper):
     """On each builder's base tables every claim holds, and the ledger rows carry the claim's kind."""
     BASE[paper](tmp_path)
-    df = ledger(tmp_path, [paper])
+    df = paper_claims(tmp_path, paper)
     assert set(df["verdict"]) == {HOLDS} and df["kind"].isin(["empirical", "structural"]).all()

@@ -1,15 +1,11 @@
 # Cross-paper checks: the claims ledger and the statistical privacy audit.
-from dpbandits import claims
-
-
-CLAIM_PAPERS = [p for p in PAPERS if p in claims.PAPERS]  # papers with empirical claims
 
 
 def claims_file(paper):
     return f"{RESULTS}/claims/{paper}.csv"
 
 
-for _paper in CLAIM_PAPERS:
+for _paper in PAPERS:
 
     rule:
         name:
@@ -33,7 +29,7 @@ for _paper in CLAIM_PAPERS:
 
 rule claims:
     input:
-        [claims_file(p) for p in CLAIM_PAPERS if p in config["targets"]],
+        [claims_file(p) for p in PAPERS if p in config["targets"]],
     output:
         csv=report(f"{RESULTS}/claims.csv", category="claims ledger", caption="../report/claims.rst"),
         md=f"{RESULTS}/claims.md",

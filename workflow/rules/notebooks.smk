@@ -6,7 +6,7 @@ rule notebook:
     input:
         notebook="notebooks/{paper}.ipynb",
         figures=lambda w: figure_files(w.paper) + summary_files(w.paper),
-        claims=lambda w: [claims_file(w.paper)] if w.paper in CLAIM_PAPERS else [],
+        claims=lambda w: claims_file(w.paper),
     output:
         ipynb=f"{RESULTS}/notebooks/{{paper}}.ipynb",
         html=f"{RESULTS}/notebooks/{{paper}}.html",

@@ -1,13 +1,10 @@
 """The papers' empirical claims, each a function of the simulated data returning verdicts.
 
-``PAPERS[paper](results_dir) -> list[Claim]``; :func:`ledger` gathers them into one table.
+``PAPERS[paper](results_dir) -> list[Claim]``; :mod:`dpbandits.claims.ledger` gathers them, under every
+reading, into the claims ledger.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
-
-import pandas as pd
 
 from ._core import FAILS, HOLDS, INCONCLUSIVE, Claim
 from .chen2024 import chen2024
@@ -19,13 +16,6 @@ from .tossou2016 import tossou2016
 PAPERS = {"tossou2016": tossou2016, "sajed2019": sajed2019, "sajed2019thesis": sajed2019thesis,
           "hu2022": hu2022, "chen2024": chen2024}
 
-__all__ = ["FAILS", "HOLDS", "INCONCLUSIVE", "PAPERS", "Claim", "chen2024", "hu2022", "ledger", "sajed2019",
+__all__ = ["FAILS", "HOLDS", "INCONCLUSIVE", "PAPERS", "Claim", "chen2024", "hu2022", "sajed2019",
            "sajed2019thesis", "tossou2016"]
 
-
-def ledger(results: str | Path, papers=None) -> pd.DataFrame:
-    """All claims of ``papers`` (default: all) as one table."""
-    rows = []
-    for name in papers or PAPERS:
-        rows.extend(c.row() for c in PAPERS[name](results))
-    return pd.DataFrame(rows)

@@ -16,14 +16,16 @@ and never replaces them.
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from pathlib import Path
 
 import pandas as pd
 
-from ._core import FAILS, HOLDS, INCONCLUSIVE
+from ._core import FAILS, HOLDS, INCONCLUSIVE, Claim
 from .theory import theory
 
 DEFAULT = "default"
+COLUMNS = [*(f.name for f in fields(Claim)), "reading", "reading_runs"]  # a paper without claims: header only
 OPPOSITE = {HOLDS: FAILS, FAILS: HOLDS}
 
 
@@ -49,7 +51,7 @@ def paper_claims(results: str | Path, paper: str, readings=()) -> pd.DataFrame:
         claims = (PAPERS[paper](base) if paper in PAPERS else []) + theory(base, paper)
         for claim in claims:
             rows.append({**claim.row(), "reading": reading, "reading_runs": runs})
-    return with_robustness(pd.DataFrame(rows))
+    return with_robustness(pd.DataFrame(rows, columns=COLUMNS))
 
 
 def with_robustness(df: pd.DataFrame) -> pd.DataFrame:
