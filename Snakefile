@@ -13,7 +13,9 @@ include: "workflow/rules/checks.smk"
 
 
 onstart:
-    print(f"dpbandits: {len(SIMS)} simulation configurations in {len(JOBS)} jobs, results in {RESULTS}/")
+    print(
+        f"dpbandits: {len(SIMS)} simulation configurations in {len(JOBS)} jobs, results in {RESULTS}/"
+    )
 
 
 rule all:

@@ -1,7 +1,6 @@
 """simulate_bai: success rates against closed forms, seeding, bad input, instances, protocol."""
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,7 +10,6 @@ from dpbandits.bai import PROTOCOL, section5_instance, simulate_bai, two_arm_ins
 from dpbandits.bai.table import UniformTable, reward_bounds
 from dpbandits.registry import ALGORITHMS
 
-ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["dp_bai", "dp_bai_gauss", "baseline_bai", "od_linbai", "dp_od"]
 
 
@@ -23,8 +21,7 @@ def test_registered():
     for name in NAMES:
         alg = ALGORITHMS[name]
         assert alg.kind == "bai" and alg.private == (name != "od_linbai")
-        assert alg.sources[0] == f"src/dpbandits/bai/{'od_linbai' if 'od' in name else 'dp_bai'}.py"
-        assert all((ROOT / s).is_file() for s in alg.sources)
+        assert alg.module == f"dpbandits.bai.{'od_linbai' if 'od' in name else 'dp_bai'}"
         for key, p in alg.params.items():
             assert "[RECON]" in p.doc or "[CHOICE]" in p.doc, key
     assert ALGORITHMS["dp_bai"].params["schedule"].default == "dexp"

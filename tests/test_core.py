@@ -91,4 +91,4 @@ def test_algorithm_registry_contract():
     for name, alg in dpbandits.ALGORITHMS.items():
         assert alg.kind in ("regret", "bai"), name
         assert name == name.lower() and " " not in name
-        assert alg.sources, name
+        assert alg.module.startswith(f"dpbandits.{'bandits' if alg.kind == 'regret' else 'bai'}."), name

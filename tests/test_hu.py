@@ -2,6 +2,7 @@
 invariants and vs their literal reference twins (dpbandits.reference.hu)."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ from _stats import same_distribution
 from scipy import stats
 
 import dpbandits
-from dpbandits import ALGORITHMS, reference
+from dpbandits import ALGORITHMS, reference, sources
 from dpbandits.bandits._gamma import fill_betas
 from dpbandits.bandits._lazy import lazy_close, lazy_count, lazy_state
 from dpbandits.bandits.adap_klucb import adap_klucb_kernel
@@ -56,11 +57,13 @@ def is_pow2(x):
 def test_registered_anytime_private(name):
     alg = ALGORITHMS[name]
     assert alg.label == NAMES[name] and alg.kind == "regret" and alg.private and not alg.needs_horizon
-    expected = {f"src/dpbandits/bandits/{name}.py", "src/dpbandits/bandits/_kernels.py"}
-    expected.add("src/dpbandits/klucb.py" if name == "adap_klucb" else "src/dpbandits/bandits/_lazy.py")
+    assert alg.module == f"dpbandits.bandits.{name}"
+    expected = {f"bandits/{name}.py", "bandits/_kernels.py", "bandits/ucb.py"}  # ucb: the tie-break parameter
+    expected.add("klucb.py" if name == "adap_klucb" else "bandits/_lazy.py")
     if name == "lazy_dp_ts":
-        expected.add("src/dpbandits/bandits/_gamma.py")
-    assert set(alg.sources) == expected
+        expected.add("bandits/_gamma.py")
+    reached = {str(Path(f).relative_to(sources.PACKAGE)) for f in sources.algorithm_sources(name)}
+    assert expected <= reached and not {f for f in reached if f.startswith("bai/")}
     assert alg.params["tie_break"].default == "random"
     for p in alg.params.values():
         assert "[CHOICE]" in p.doc

@@ -6,10 +6,10 @@ one run; ``dpbandits.simulate`` loops over runs with per-run generators (see :mo
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from numbers import Real
-from pathlib import Path
 from typing import Any
 
 
@@ -86,7 +86,8 @@ class Algorithm:
     generator, each exactly as ``run`` would (``dpbandits.simulate`` uses it when present).
     ``kind == "bai"``: ``run(arms, budget, epsilon, rngs, params, table_for) -> int64[len(rngs)]``
     recommended arms, one per generator (see :mod:`dpbandits.bai`).
-    ``sources`` are the files whose edits must rerun this algorithm's simulations. ``cost_ns`` (from
+    ``module`` is the registering module (set by :func:`register`); its import closure decides which edits
+    rerun the algorithm's simulations (:mod:`dpbandits.sources`). ``cost_ns`` (from
     ``python -m dpbandits.bench``, K = 20) only sizes the pipeline's jobs.
     """
 
@@ -96,7 +97,7 @@ class Algorithm:
     private: bool
     run: Callable
     params: dict[str, Param] = field(default_factory=dict)
-    sources: tuple[str, ...] = ()
+    module: str = ""  # set by register()
     needs_horizon: bool = False  # True if the algorithm reads T (not anytime)
     doc: str = ""
     run_batch: Callable | None = None  # regret only: several runs in one call (e.g. interleaved)
@@ -117,19 +118,6 @@ class Algorithm:
 
 ALGORITHMS: dict[str, Algorithm] = {}
 
-_SRC = Path(__file__).resolve().parent
-
-
-def sources(module_file: str, *shared: str) -> tuple[str, ...]:
-    """Repository-relative paths of ``module_file`` and of ``shared`` package modules.
-
-    ``shared`` names files relative to the package, e.g. ``"mechanisms.py"``.
-    """
-    root = _SRC.parent.parent
-    own = str(Path(module_file).resolve().relative_to(root))
-    return (own, *(str((_SRC / s).relative_to(root)) for s in shared))
-
-
 def reading_axes(kind: str | None = None) -> dict[str, dict[str, Param]]:
     """{parameter name: {algorithm name: Param}} of every reading axis of the registered algorithms.
 
@@ -147,9 +135,10 @@ def reading_axes(kind: str | None = None) -> dict[str, dict[str, Param]]:
 
 
 def register(algorithm: Algorithm) -> Algorithm:
-    """Add ``algorithm`` to ``ALGORITHMS`` (names are unique)."""
+    """Add ``algorithm`` to ``ALGORITHMS`` (names are unique), noting the calling module as its ``module``."""
     if algorithm.name in ALGORITHMS:
         raise ValueError(f"algorithm {algorithm.name!r} registered twice")
+    algorithm = replace(algorithm, module=sys._getframe(1).f_globals["__name__"])
     ALGORITHMS[algorithm.name] = algorithm
     return algorithm
 

@@ -1,28 +1,22 @@
 # Helpers: config validation and expansion of the figure catalogue into simulation jobs.
+# The package is installed (`pip install -e .`, see README.md; the conda environment's post-deploy script).
 import json
-import re
-import os
 import shlex
-import sys
 from pathlib import Path
 
 from snakemake.utils import validate
 
-sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-# shell jobs run `python -m ...` with this interpreter and this checkout's package (no `pip install -e` needed)
-os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-os.environ["PYTHONPATH"] = os.pathsep.join(
-    [str(Path(workflow.basedir) / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
-)
-
-from dpbandits import ALGORITHMS  # noqa: E402
-from dpbandits import catalogue, readings  # noqa: E402
-
+from dpbandits import ALGORITHMS, catalogue, readings, sources
+from dpbandits.pipeline import ENTRY_POINTS
 
 try:
-    catalogue.check_schema(config, str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"))
+    catalogue.check_schema(
+        config, str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml")
+    )
     SIMS, FIGURES = catalogue.expand(config)
-    READINGS = readings.expand_readings(config, SIMS)  # {slug: (Reading, {paper: figures})}; adds to SIMS
+    READINGS = readings.expand_readings(
+        config, SIMS
+    )  # {slug: (Reading, {paper: figures})}; adds to SIMS
     JOBS, WHERE = catalogue.plan_jobs(config, SIMS)
 except catalogue.ConfigError as err:
     raise ValueError(f"invalid config: {err}") from None
@@ -43,8 +37,17 @@ wildcard_constraints:
 
 
 def algorithm_sources(wildcards):
-    """Source files of an algorithm: editing one reruns only its simulations."""
-    return [str(BASE / s) for s in ALGORITHMS[wildcards.algorithm].sources]
+    """Package files a simulation job of the algorithm runs (dpbandits.sources): editing one reruns its jobs."""
+    return sources.algorithm_sources(wildcards.algorithm)
+
+
+def script_sources(script):
+    """Package files a workflow script (workflow/scripts/) imports, directly or not."""
+    return sources.script_sources(BASE / "workflow/scripts" / script)
+
+
+def claims_file(paper):
+    return f"{RESULTS}/claims/{paper}.csv"
 
 
 def figure_files(paper):
@@ -60,17 +63,28 @@ def summary_files(paper):
     if not config["papers"][paper].get("summary"):
         return []
     base = f"{RESULTS}/figures/{paper}/summary"
-    return [f"{base}/heatmap.pdf", f"{base}/heatmap.png", f"{base}/ranking.csv", f"{base}/finals.csv"]
+    return [
+        f"{base}/heatmap.pdf",
+        f"{base}/heatmap.png",
+        f"{base}/ranking.csv",
+        f"{base}/finals.csv",
+    ]
 
 
 def paper_targets(paper):
-    return figure_files(paper) + summary_files(paper) + [
-        f"{RESULTS}/notebooks/{paper}.ipynb",
-        f"{RESULTS}/notebooks/{paper}.html",
-    ]
+    return (
+        figure_files(paper)
+        + summary_files(paper)
+        + [
+            f"{RESULTS}/notebooks/{paper}.ipynb",
+            f"{RESULTS}/notebooks/{paper}.html",
+        ]
+    )
 
 
 def job_specs(wildcards):
     """The configurations (``SimSpec.as_dict()``) simulated by one job."""
-    job = JOBS[f"{wildcards.algorithm}/{wildcards.bid}/runs{wildcards.start}-{wildcards.stop}"]
+    job = JOBS[
+        f"{wildcards.algorithm}/{wildcards.bid}/runs{wildcards.start}-{wildcards.stop}"
+    ]
     return [spec.as_dict() for spec in job.members]

@@ -7,15 +7,22 @@ def figure_outputs(paper):
     """{figure: {"pdf", "png", "csv", "runs"}: path} of one paper."""
     base = f"{RESULTS}/figures/{paper}"
     return {
-        name: {"pdf": f"{base}/{name}.pdf", "png": f"{base}/{name}.png", "csv": f"{base}/{name}.csv",
-               "runs": f"{base}/{name}_runs.csv"}
+        name: {
+            "pdf": f"{base}/{name}.pdf",
+            "png": f"{base}/{name}.png",
+            "csv": f"{base}/{name}.csv",
+            "runs": f"{base}/{name}_runs.csv",
+        }
         for name in FIGURES[paper]
     }
 
 
 def paper_sims(paper):
     """{figure: {cid: [job result files]}} of one paper."""
-    return {name: catalogue.figure_sims(config, WHERE, fig) for name, fig in FIGURES[paper].items()}
+    return {
+        name: catalogue.figure_sims(config, WHERE, fig)
+        for name, fig in FIGURES[paper].items()
+    }
 
 
 for _paper in PAPERS:
@@ -26,25 +33,46 @@ for _paper in PAPERS:
         name:
             f"figures_{_paper}"
         input:
-            sorted({p for sims in paper_sims(_paper).values() for paths in sims.values() for p in paths}),
+            sorted(
+                {
+                    p
+                    for sims in paper_sims(_paper).values()
+                    for paths in sims.values()
+                    for p in paths
+                }
+            ),
+            script_sources("figures.py"),
         output:
             [
-                report(f["pdf"], caption="../report/figure.rst", category=_paper, labels={"figure": name})
+                report(
+                    f["pdf"],
+                    caption="../report/figure.rst",
+                    category=_paper,
+                    labels={"figure": name},
+                )
                 for name, f in _outputs.items()
             ],
             [f[ext] for f in _outputs.values() for ext in ("png", "csv", "runs")],
-            [report(p, caption="../report/heatmap.rst", category=_paper) if p.endswith(".pdf") else p
-             for p in _summary],
+            [
+                (
+                    report(p, caption="../report/heatmap.rst", category=_paper)
+                    if p.endswith(".pdf")
+                    else p
+                )
+                for p in _summary
+            ],
+        log:
+            f"{RESULTS}/logs/figures/{_paper}.log",
+        conda:
+            "../envs/dpbandits.yaml"
+        resources:
+            runtime=30,
+            mem_mb=2000,
         params:
             figures=FIGURES[_paper],
             sims=paper_sims(_paper),
             outputs=_outputs,
             summary=_summary,
-        log:
-            f"{RESULTS}/logs/figures/{_paper}.log",
-        resources:
-            runtime=30,
-            mem_mb=2000,
         script:
             "../scripts/figures.py"
 

@@ -10,10 +10,12 @@ rule notebook:
     output:
         ipynb=f"{RESULTS}/notebooks/{{paper}}.ipynb",
         html=f"{RESULTS}/notebooks/{{paper}}.html",
+    log:
+        f"{RESULTS}/logs/notebooks/{{paper}}.log",
+    conda:
+        "../envs/dpbandits.yaml"
     params:
         results=RESULTS,
         config=config,
-    log:
-        f"{RESULTS}/logs/notebooks/{{paper}}.log",
     script:
         "../scripts/render_notebook.py"  # not notebook.py: nbconvert imports a module named `notebook`

@@ -9,7 +9,9 @@ def reading_tables(paper, slug):
     """Tables and manifest that reading ``slug`` writes for ``paper``."""
     base = f"{RESULTS}/readings/{slug}/figures/{paper}"
     names = list(READINGS[slug][1][paper])
-    return [f"{base}/{name}{suffix}.csv" for name in names for suffix in ("", "_runs")] + [f"{base}/reading.json"]
+    return [
+        f"{base}/{name}{suffix}.csv" for name in names for suffix in ("", "_runs")
+    ] + [f"{base}/reading.json"]
 
 
 def paper_readings(paper):
@@ -20,7 +22,10 @@ def paper_readings(paper):
 def reading_sims(paper):
     """{slug: {figure: {cid: [job result files]}}} of the readings of ``paper``."""
     return {
-        slug: {name: catalogue.figure_sims(config, WHERE, fig) for name, fig in READINGS[slug][1][paper].items()}
+        slug: {
+            name: catalogue.figure_sims(config, WHERE, fig)
+            for name, fig in READINGS[slug][1][paper].items()
+        }
         for slug in paper_readings(paper)
     }
 
@@ -34,22 +39,34 @@ for _paper in PAPERS:
             f"readings_{_paper}"
         input:
             sorted(
-                {p for figs in reading_sims(_paper).values() for sims in figs.values() for ps in sims.values() for p in ps}
+                {
+                    p
+                    for figs in reading_sims(_paper).values()
+                    for sims in figs.values()
+                    for ps in sims.values()
+                    for p in ps
+                }
             ),
+            script_sources("reading_tables.py"),
         output:
             [f for slug in paper_readings(_paper) for f in reading_tables(_paper, slug)],
+        log:
+            f"{RESULTS}/logs/readings/{_paper}.log",
+        conda:
+            "../envs/dpbandits.yaml"
+        resources:
+            runtime=30,
+            mem_mb=2000,
         params:
             paper=_paper,
             figures={slug: READINGS[slug][1][_paper] for slug in paper_readings(_paper)},
             sims=reading_sims(_paper),
-            outputs={slug: reading_tables(_paper, slug) for slug in paper_readings(_paper)},
-            manifests={
-                slug: readings.manifest(READINGS[slug][0], READINGS[slug][1], SIMS) for slug in paper_readings(_paper)
+            outputs={
+                slug: reading_tables(_paper, slug) for slug in paper_readings(_paper)
             },
-        log:
-            f"{RESULTS}/logs/readings/{_paper}.log",
-        resources:
-            runtime=30,
-            mem_mb=2000,
+            manifests={
+                slug: readings.manifest(READINGS[slug][0], READINGS[slug][1], SIMS)
+                for slug in paper_readings(_paper)
+            },
         script:
             "../scripts/reading_tables.py"

@@ -1,6 +1,7 @@
 # One job = one chunk of runs of one or more configurations of one algorithm: cheap chunks are packed
 # together up to `job_seconds` (see dpbandits.catalogue.plan_jobs). A BAI configuration is one curve:
-# an algorithm's sweep over budgets, epsilons or ratios.
+# an algorithm's sweep over budgets, epsilons or ratios. Its inputs are the package files the job runs
+# (dpbandits.sources): editing any of them reruns exactly the jobs that run it.
 
 
 rule simulate:
@@ -8,15 +9,18 @@ rule simulate:
         algorithm_sources,
     output:
         f"{RESULTS}/sims/{{algorithm}}/{{bid}}/runs{{start}}-{{stop}}.npz",
-    params:
-        specs=lambda w: shlex.quote(json.dumps(job_specs(w))),
     log:
         f"{RESULTS}/logs/simulate/{{algorithm}}/{{bid}}/runs{{start}}-{{stop}}.log",
     benchmark:
         f"{RESULTS}/benchmarks/simulate/{{algorithm}}/{{bid}}/runs{{start}}-{{stop}}.tsv"
+    conda:
+        "../envs/dpbandits.yaml"
     resources:
         runtime=60,
         mem_mb=1000,
+    params:
+        entry=lambda w: ENTRY_POINTS[ALGORITHMS[w.algorithm].kind],
+        specs=lambda w: shlex.quote(json.dumps(job_specs(w))),
     shell:
-        "python -m dpbandits.pipeline --specs {params.specs} --start {wildcards.start}"
+        "python -m {params.entry} --specs {params.specs} --start {wildcards.start}"
         " --stop {wildcards.stop} --out {output} --log {log}"

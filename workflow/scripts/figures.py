@@ -2,7 +2,7 @@
 
 import logging
 
-from dpbandits.pipeline import make_figure
+from dpbandits.figures import make_figure
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)  # noqa: F821
 params = snakemake.params  # noqa: F821

@@ -4,7 +4,7 @@ import json
 import logging
 from pathlib import Path
 
-from dpbandits.pipeline import write_tables
+from dpbandits.figures import write_tables
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)  # noqa: F821
 params = snakemake.params  # noqa: F821

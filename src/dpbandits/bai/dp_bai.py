@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..registry import Algorithm, Param, register, sources
+from ..registry import Algorithm, Param, register
 from .cache import DesignCache
 from .elimination import make_run, top_arms
 from .maxdet import EXHAUSTIVE_LIMIT, coefficients, maxdet
@@ -154,9 +154,6 @@ RANK_TOL = Param(TOL_RANK, low=0.0, doc="[CHOICE] relative singular-value thresh
 DELTA = Param(1e-5, low=0.0, doc="[CHOICE] delta of the (epsilon, delta) Gaussian mechanism of Algorithm 2 "
               "(no figure uses DP-BAI-Gauss)")
 
-_SOURCES = ("bai/schedule.py", "bai/maxdet.py", "bai/projection.py", "bai/noise.py", "bai/cache.py",
-            "bai/elimination.py", "bai/table.py", "mechanisms.py")
-
 
 def _algorithm(name, label, use_maxdet, mechanism, params, doc):
     def plan(arms, budget, epsilon, resolved):
@@ -165,7 +162,7 @@ def _algorithm(name, label, use_maxdet, mechanism, params, doc):
     return register(
         Algorithm(
             name=name, kind="bai", label=label, private=True, run=make_run(plan, recommend),
-            params=params, sources=sources(__file__, *_SOURCES), needs_horizon=True, doc=doc, cost_ns=200,
+            params=params, needs_horizon=True, doc=doc, cost_ns=200,
         )
     )
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..registry import Algorithm, Param, register, sources
+from ..registry import Algorithm, Param, register
 from .cache import DesignCache
 from .elimination import make_run, top_arms
 from .goptimal import MAX_ITER, PRUNE, SOLVERS, TOL, g_optimal
@@ -109,8 +109,6 @@ def recommend(plan: ODPlan, table, rng: np.random.Generator) -> int:
     return int(history[-1][0])
 
 
-_SOURCES = ("bai/schedule.py", "bai/goptimal.py", "bai/projection.py", "bai/noise.py", "bai/cache.py",
-            "bai/elimination.py", "bai/table.py", "mechanisms.py")
 #: Reading axes (docs/reconstructions.md, Chen et al.): the G-optimal design where several designs are optimal,
 #: and DP-OD's lost noise parameter L (Appendix E.1).
 G_DESIGN_READINGS = {
@@ -141,7 +139,7 @@ def _algorithm(name, label, private, params, doc):
     return register(
         Algorithm(
             name=name, kind="bai", label=label, private=private, run=make_run(plan, recommend),
-            params=params, sources=sources(__file__, *_SOURCES), needs_horizon=True, doc=doc, cost_ns=200,
+            params=params, needs_horizon=True, doc=doc, cost_ns=200,
         )
     )
 

@@ -1,9 +1,11 @@
-"""Pipeline entry point for BAI simulation chunks (called by ``dpbandits.pipeline.run_job``)."""
+"""Pipeline entry point for BAI simulation jobs: ``python -m dpbandits.bai.pipeline`` (same arguments as
+:func:`dpbandits.pipeline.main`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from .. import pipeline
 from .instances import instance_for
 from .simulate import simulate_bai
 
@@ -48,3 +50,7 @@ def run_bai_chunk(spec: dict, start: int, stop: int) -> tuple[dict, dict, dict]:
     arrays = {"x": np.asarray(spec["sweep"]["values"], dtype=float), "recommended": np.array(recommended),
               "success": success}
     return meta, arrays, {"trials": int(success.size), "successes": int(success.sum())}
+
+
+if __name__ == "__main__":
+    pipeline.main(run_chunk=run_bai_chunk, prog="python -m dpbandits.bai.pipeline")

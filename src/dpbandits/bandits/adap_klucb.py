@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..klucb import klucb_upper
-from ..registry import Algorithm, Param, register, sources
+from ..registry import Algorithm, Param, register
 from ._kernels import argmax_ties, bernoulli, fill_linear, record
 from .ucb import TIE_BREAK
 
@@ -96,7 +96,6 @@ register(
             ),
             "klucb_tol": Param(1e-9, low=0.0, doc="[CHOICE] bisection tolerance of the KL-UCB index"),
         },
-        sources=sources(__file__, "bandits/_kernels.py", "klucb.py"),
         cost_ns=3,
         doc="Azize & Basu (2022) AdaP-KLUCB, epsilon-global-DP; baseline of Hu & Hegde. Anytime.",
     )

@@ -22,7 +22,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, register, sources
+from ..registry import Algorithm, register
 from ._kernels import argmax_ties, fill_linear
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
 from .ucb import TIE_BREAK
@@ -134,7 +134,6 @@ register(
         private=True,
         run=run,
         params={"tie_break": TIE_BREAK},
-        sources=sources(__file__, "bandits/_lazy.py", "bandits/_kernels.py"),
         cost_ns=1,
         doc="Hu, Huang, Mehta & Hegde (arXiv 2102.07929 v3) Algorithm 1; epsilon-DP, anytime.",
     )

@@ -23,7 +23,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, OptionalProbability, Param, register, sources
+from ..registry import Algorithm, OptionalProbability, Param, register
 from ._kernels import fill_linear, fill_round_robin, finish_round_robin, resolve_beta
 
 NOISE_SCALE_USES = ("r", "R_e")
@@ -161,7 +161,6 @@ register(
                 "(proof of Theorem 4.1)",
             ),
         },
-        sources=sources(__file__, "bandits/_kernels.py"),
         needs_horizon=True,
         cost_ns=0.3,
         doc="Sajed & Sheffet (2019) Algorithm 3, DP Successive Elimination.",

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ..mechanisms import laplace_scale
-from ..registry import Algorithm, OptionalProbability, Param, register, sources
+from ..registry import Algorithm, OptionalProbability, Param, register
 from ..stopping import svt_scales
 from ._kernels import fill_linear, fill_round_robin, finish_round_robin, resolve_beta
 
@@ -175,7 +175,6 @@ for _name, _label in (("dp_se2", "DP-SE 2"), ("dp_se2_modified", "modified DP-SE
             private=True,
             run=partial(run, variant=_name),
             params=PARAMS,
-            sources=sources(__file__, "bandits/_kernels.py", "stopping.py", "mechanisms.py"),
             needs_horizon=True,
             cost_ns=0.3,
             doc=_DOCS[_name],

@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from ..mechanisms import tree_levels
-from ..registry import Algorithm, OptionalProbability, Param, register, sources
+from ..registry import Algorithm, OptionalProbability, Param, register
 from ._kernels import (
     critical_chunks,
     fill_draws,
@@ -322,7 +322,6 @@ register(
                 doc="[RECON] Gamma over eps, or over the literal 2 printed in the thesis's Algorithm 6, line 3",
             ),
         },
-        sources=sources(__file__, "bandits/_kernels.py", "mechanisms.py"),
         needs_horizon=True,
         cost_ns=15,
         doc="Mishra & Thakurta (2015) tree-based private UCB as in Sajed (2019 thesis) Algorithm 6.",

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
-from ..registry import Algorithm, Param, register, sources
+from ..registry import Algorithm, Param, register
 from ._kernels import (
     best_arm3,
     critical_chunks,
@@ -196,7 +196,6 @@ register(
                              doc="[CHOICE/RECON] form of nu_a: Algorithm 1's (log2 of n' read as 0 at n' = 0), "
                              "or bound (2.2) with ln n or log2 n"),
         },
-        sources=sources(__file__, "bandits/_kernels.py", "mechanisms.py"),
         cost_ns=80,
         doc="Tossou & Dimitrakakis (2016) Algorithm 1.",
     )

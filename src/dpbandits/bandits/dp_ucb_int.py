@@ -21,7 +21,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, Param, register, sources
+from ..registry import Algorithm, Param, register
 from ._kernels import (
     best_arm,
     critical_chunks,
@@ -188,7 +188,6 @@ register(
             "eps_log": Param("ln", tuple(LOG_BASES), readings=EPS_LOG_READINGS,
                              doc="[CHOICE] base of log(1/delta) in Corollary 3.2"),
         },
-        sources=sources(__file__, "bandits/_kernels.py"),
         cost_ns=30,
         doc="Tossou & Dimitrakakis (2016) Algorithm 3; epsilon is the target privacy.",
     )

@@ -18,7 +18,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, register, sources
+from ..registry import Algorithm, register
 from ._kernels import (
     best_arm3,
     critical_chunks,
@@ -132,7 +132,6 @@ register(
         private=True,
         run=run,
         params={"tie_break": TIE_BREAK, "hybrid_split": HYBRID_SPLIT},
-        sources=sources(__file__, "bandits/_kernels.py", "mechanisms.py"),
         cost_ns=400,
         doc="Tossou & Dimitrakakis (2016) Algorithm 2.",
     )

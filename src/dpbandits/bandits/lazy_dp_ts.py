@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, Param, register, sources
+from ..registry import Algorithm, Param, register
 from ._gamma import beta
 from ._kernels import argmax_ties, new_streams, record
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
@@ -109,7 +109,6 @@ register(
                 doc="[CHOICE] base of log(t) in the shift 3 log(t)/(eps O) of Algorithm 3",
             ),
         },
-        sources=sources(__file__, "bandits/_lazy.py", "bandits/_kernels.py", "bandits/_gamma.py"),
         cost_ns=600,
         doc="Hu & Hegde (UAI 2022) Lazy-DP-TS, Algorithm 3 of arXiv 2102.07929 v3; epsilon-DP, anytime.",
     )

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from ..mechanisms import tree_bits
-from ..registry import Algorithm, Param, register, sources
+from ..registry import Algorithm, Param, register
 from ._kernels import (
     best_arm3,
     critical_chunks,
@@ -170,7 +170,6 @@ register(
             "sqrt_term": Param("ucb", ("ucb", "hoeffding"), readings=SQRT_TERM_READINGS,
                                doc="[RECON] sqrt(2 ln t/n) or sqrt(ln(2/gamma)/(2n))"),
         },
-        sources=sources(__file__, "bandits/_kernels.py", "mechanisms.py"),
         needs_horizon=True,
         cost_ns=65,
         doc="Mishra & Thakurta (2015), reconstructed as in Tossou & Dimitrakakis (2016) [RECON].",

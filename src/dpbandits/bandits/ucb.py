@@ -16,7 +16,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, Param, register, sources
+from ..registry import Algorithm, Param, register
 from ._kernels import (
     count_max,
     critical_chunks,
@@ -228,7 +228,6 @@ register(
         run=run,
         run_batch=run_batch,
         params={"tie_break": TIE_BREAK},
-        sources=sources(__file__, "bandits/_kernels.py"),
         cost_ns=15,
         doc="UCB1, Auer, Cesa-Bianchi & Fischer (2002); non-private reference.",
     )
