@@ -39,8 +39,15 @@ def _copy_repo(dest: Path) -> Path:
     return dest
 
 
+def _env(repo) -> dict:
+    """The environment of a copy as if its package were installed (`pip install -e .`): the jobs' `python` is this
+    interpreter and `dpbandits` is the copy's, so the pipeline runs the code under test."""
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    return {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(Path(repo, "src")), "PATH": path}
+
+
 def _run(args, cwd, check=True):
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = _env(cwd)
     proc = subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=env)
     if check and proc.returncode != 0:
         raise AssertionError(f"{' '.join(map(str, args))} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
@@ -76,16 +83,17 @@ def test_nothing_to_do_after_a_complete_run(smoke_run):
 
 
 def test_editing_one_algorithm_reruns_only_its_simulations(smoke_run):
-    module = smoke_run / "src/dpbandits/bandits/dp_ucb_int.py"
+    # Private-UCB: no other algorithm, plotting or claims module imports it (tests/test_sources.py)
+    module = smoke_run / "src/dpbandits/bandits/private_ucb.py"
     module.write_text(module.read_text() + "\n# edited\n")  # Snakemake compares content, not only mtime
     proc = _run(smk("all", "--dry-run"), smoke_run)
     out = proc.stdout + proc.stderr
     algorithms = set(re.findall(r"algorithm=([a-z0-9_]+)", out))
-    assert algorithms == {"dp_ucb_int"}, out[-3000:]
+    assert algorithms == {"private_ucb"}, out[-3000:]
     figures = set(re.findall(r"rule figures_([a-z0-9]+):", out))
     config = yaml.safe_load((smoke_run / "config" / "config.yaml").read_text())
     users = {p for p, spec in config["papers"].items() for f in spec["figures"].values()
-             if "dp_ucb_int" in str(f.get("curves", "")) + str(f.get("panels", ""))}
+             if "private_ucb" in str(f.get("curves", "")) + str(f.get("panels", ""))}
     assert figures == users == {"tossou2016", "crosspaper"}, out[-3000:]
 
 

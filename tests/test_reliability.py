@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
-from test_pipeline import _copy_repo, _run
+from test_pipeline import _copy_repo, _env, _run
 
 from dpbandits.io import load_groups, load_member, members
 
@@ -65,7 +65,7 @@ def test_interrupted_run_resumes_without_recomputing(repo, sig):
     results = f"res_{sig.name}"
     cmd = smk(repo, results, f"{results}/figures/tossou2016/fig2c.png", "--cores", "2", results=results,
               chunk_runs={"default": 1})
-    proc = subprocess.Popen(cmd, cwd=repo, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    proc = subprocess.Popen(cmd, cwd=repo, env=_env(repo), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     sims = repo / results / "sims"
     deadline = time.time() + 240
