@@ -1,5 +1,7 @@
-"""Packaging consistency: environment.yml mirrors pyproject.toml; .ci/run runs the README's test command."""
+"""Packaging consistency: environment.yml mirrors pyproject.toml and the workflow's conda environment; .ci/run runs
+the README's test command; the workflow is snakefmt-formatted and plans under the SLURM profile."""
 
+import os
 import re
 import subprocess
 import sys
@@ -29,6 +31,21 @@ def test_environment_yml_lists_the_same_dependencies_as_pyproject():
         assert pins.replace(" ", "") in conda[name].replace(" ", ""), (name, req, conda[name])
 
 
+def test_workflow_conda_environment_matches_environment_yml():
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    workflow_env = yaml.safe_load((ROOT / "workflow/envs/dpbandits.yaml").read_text())
+    assert workflow_env["dependencies"] == env["dependencies"] and workflow_env["channels"] == env["channels"]
+    rules = "".join(p.read_text() for p in (ROOT / "workflow/rules").glob("*.smk"))
+    actions = [b for b in re.split(r"^\s*rule\b", rules, flags=re.M)[1:] if "script:" in b or "shell:" in b]
+    assert len(actions) >= 6 and all('conda:\n' in b and '"../envs/dpbandits.yaml"' in b for b in actions)
+
+
+def test_workflow_is_snakefmt_formatted():
+    proc = subprocess.run([sys.executable, "-m", "snakefmt", "--check", "Snakefile", "workflow"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     ci = (ROOT / ".ci" / "run").read_text()
@@ -41,13 +58,24 @@ def test_ci_runs_the_readme_test_command():
 
 @pytest.mark.pipeline
 def test_slurm_profile_plans_the_full_dag():
+    """snakemake-executor-plugin-slurm resolves every job's resources and groups the simulations."""
     proc = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--profile", "workflow/profiles/slurm", "--dry-run", "--quiet", "rules",
+        [sys.executable, "-m", "snakemake", "--profile", "workflow/profiles/slurm", "--dry-run",
          "--config", "results=_slurm_dryrun"],
-        cwd=ROOT, capture_output=True, text=True,
+        cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = proc.stdout
+    jobs = re.findall(r"^rule (\w+):\n((?:    .*\n)+)", out, re.M)
+    assert jobs
+    profile = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.yaml").read_text())
+    for rule, body in jobs:
+        resources = dict(re.findall(r"(\w+)=([^,\s]+)", re.search(r"resources: (.*)", body).group(1)))
+        expected = {**profile["default-resources"], **profile["set-resources"].get(rule, {})}
+        if rule not in ("simulate", "notebook"):  # rules that set runtime/mem_mb themselves
+            expected = {k: v for k, v in expected.items() if k not in ("runtime", "mem_mb")}
+        assert {k: str(v) for k, v in expected.items()}.items() <= resources.items(), (rule, resources)
+    assert re.search(r"Group job sims", out)
     counts = dict(re.findall(r"^(\w+)\s+(\d+)\s*$", out, re.M))
     sys.path.insert(0, str(ROOT / "src"))
     from dpbandits import catalogue
