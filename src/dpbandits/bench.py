@@ -3,7 +3,7 @@
 ``python -m dpbandits.bench`` times, for every regret algorithm and every K, the fast path
 (:func:`dpbandits.simulate`, best of ``--repeats`` after a warm-up call that compiles) and its
 ``dpbandits.reference`` twin (short horizon, same run) on Sajed's instance C2 with epsilon 0.5 and the
-library's default parameters. Collapsed kernels (``COLLAPSED``) simulate many pulls per unit of work;
+library's default parameters. Collapsed kernels (``Algorithm.collapsed``) simulate many pulls per unit of work;
 their figure is ns per *simulated* pull. From the measured ns/pull and the configuration catalogue it
 estimates the cost of the whole pipeline; ``--measure-pipeline`` also runs and times Snakemake.
 Writes JSON (``--out``) and prints markdown tables.
@@ -30,7 +30,6 @@ from .checkpoints import default_checkpoints
 from .instances import means_for, sajed_instance
 from .simulate import simulate, versions
 
-COLLAPSED = ("dp_se", "dp_se2", "dp_se2_modified", "adap_klucb", "anytime_lazy_ucb")  # ns per simulated pull
 EPSILON = 0.5
 INSTANCE = "C2"
 SEED = 20240101
@@ -81,7 +80,7 @@ def time_fast(name: str, means: np.ndarray, horizon: int, runs: int, repeats: in
 
 def time_reference(name: str, means: np.ndarray, horizon: int, repeats: int) -> dict:
     """Best-of-``repeats`` seconds and ns per pull of one run of the reference twin (``None`` if none)."""
-    if name not in reference.POLICIES:
+    if registry.get(name).reference is None:
         return {"reference_seconds": None, "reference_ns_per_pull": None}
     seconds = float("inf")
     for _ in range(repeats):
@@ -96,10 +95,10 @@ def bench(algorithms, ks, horizon: int, reference_horizon: int, runs: int, repea
     """One row per (algorithm, K): fast and reference ns per pull, their ratio and memory."""
     rows = []
     for name in algorithms:
-        registry.get(name, "regret")
+        alg = registry.get(name, "regret")
         for k in ks:
             means = instance_means(k)
-            row = {"algorithm": name, "k": k, "collapsed": name in COLLAPSED}
+            row = {"algorithm": name, "k": k, "collapsed": alg.collapsed}
             row.update(time_fast(name, means, horizon, runs, repeats))
             row.update(time_reference(name, means, reference_horizon, reference_repeats))
             ref = row["reference_ns_per_pull"]
