@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import catalogue, reference, registry
+from . import catalogue, plugins, reference, registry
 from .checkpoints import default_checkpoints
 from .instances import means_for, sajed_instance
 from .simulate import simulate, versions
@@ -266,7 +266,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--out", default="results/bench/bench.json", help="JSON output path")
     p.add_argument("--pipeline-estimate", action=argparse.BooleanOptionalAction, default=True,
                    help="estimate the pipeline's cost from the catalogue of --config")
-    p.add_argument("--config", default=str(ROOT / "config" / "config.yaml"), help="pipeline config file")
+    p.add_argument("--config", default=str(ROOT / "config" / "config.yaml"),
+                   help="pipeline config file (its plugins are benchmarked too)")
     p.add_argument("--cores", nargs="+", type=int, default=[1, 2], help="core counts of the wall-time estimate")
     p.add_argument("--job-overhead", type=float, default=None,
                    help="seconds added per job (default: measured, see job_overhead)")
@@ -286,6 +287,9 @@ def main(argv=None) -> dict:
     import yaml
 
     args = parse_args(argv)
+    with open(args.config) as fh:
+        config = yaml.safe_load(fh)
+    plugins.load_plugins(config.get("plugins", []))  # the config's plugin algorithms are benchmarked too
     algorithms = args.algorithms or regret_algorithms()
     for name in algorithms:
         try:
@@ -305,8 +309,6 @@ def main(argv=None) -> dict:
     meta["load_after"] = list(load())
     report = {"meta": meta, "rows": rows, "pipeline_estimate": None, "pipeline_measured": None}
     if args.pipeline_estimate:
-        with open(args.config) as fh:
-            config = yaml.safe_load(fh)
         overhead = args.job_overhead
         if overhead is None:
             first = next(j for j in catalogue_jobs(config) if j["kind"] == "regret")

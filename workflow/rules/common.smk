@@ -16,11 +16,15 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 )
 
 from dpbandits import ALGORITHMS  # noqa: E402
-from dpbandits import catalogue, readings  # noqa: E402
+from dpbandits import catalogue, plugins, readings  # noqa: E402
 
 
 try:
     catalogue.check_schema(config, str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"))
+    # the config's plugins join ALGORITHMS here and, through DPBANDITS_PLUGINS, in every job's process;
+    # file paths are made absolute for the jobs that run elsewhere (notebooks run in notebooks/)
+    plugins.load_plugins(config.get("plugins", []), export=True)
+    config["plugins"] = [plugins.resolve(spec) for spec in config.get("plugins", [])]
     SIMS, FIGURES = catalogue.expand(config)
     READINGS = readings.expand_readings(config, SIMS)  # {slug: (Reading, {paper: figures})}; adds to SIMS
     JOBS, WHERE = catalogue.plan_jobs(config, SIMS)
