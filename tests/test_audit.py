@@ -9,7 +9,6 @@ import pytest
 
 import dpbandits
 from dpbandits.audit import (
-    AUDIT_SETTINGS,
     CONTROL_NOISE_FACTOR,
     DEFAULT_TRIALS,
     ScaledNoise,
@@ -22,7 +21,8 @@ from dpbandits.audit import (
     threshold_candidates,
 )
 
-# Algorithms with reference policies when the audit was written; later ones are audited by the CLI.
+# Audited at the default trials (the power run below); every other private algorithm of the registry is
+# audited by test_every_private_algorithm_passes_and_its_control_is_flagged at fewer trials.
 PRIVATE = ["dp_ucb_bound", "dp_ucb_tossou", "dp_ucb_int", "private_ucb"]
 
 
@@ -67,10 +67,20 @@ def test_clopper_pearson_closed_forms():
     assert log_ratio_lower(500, 1000, 0, 1000, 0.01, delta=0.1) < log_ratio_lower(500, 1000, 0, 1000, 0.01)
 
 
-def test_default_algorithms_cover_the_private_policies():
+def test_default_algorithms_are_every_private_algorithm():
     names = default_algorithms()
+    assert names == [n for n, a in dpbandits.ALGORITHMS.items() if a.private]
     assert set(PRIVATE) <= set(names) and "ucb" not in names
     assert {"dp_bai", "dp_od"} <= set(names) and "od_linbai" not in names  # BAI via run_on_table
+
+
+def test_an_algorithm_without_a_twin_fails_the_audit(monkeypatch):
+    from dataclasses import replace
+
+    alg = dpbandits.ALGORITHMS["ucb"]
+    monkeypatch.setitem(dpbandits.ALGORITHMS, "ucb", replace(alg, reference=None))
+    with pytest.raises(ValueError, match="'ucb' has no reference twin"):
+        audit_algorithm("ucb", trials=100)
 
 
 @pytest.mark.parametrize("name", PRIVATE)
@@ -94,18 +104,24 @@ def test_under_noised_control_is_flagged(name):
     assert r.loss_estimate >= r.loss_lower
 
 
-# Algorithms added later, at smaller samples (the control's bound still exceeds epsilon by > 1).
-LATER = [("dp_ucb", 1000), ("anytime_lazy_ucb", 1000), ("adap_klucb", 2000), ("dp_se", 300),
-         ("dp_se2_modified", 500), ("dp_bai", 400)]
+# Trials per algorithm, where the default of the registry-wide test is not enough (or more than needed).
+TRIALS = {"adap_klucb": 2000, "dp_se": 300, "dp_se2_modified": 500, "dp_bai": 400}
 
 
-@pytest.mark.parametrize(("name", "trials"), LATER)
-def test_later_algorithms_pass_and_their_controls_are_flagged(name, trials):
-    epsilon = AUDIT_SETTINGS.get(name, {}).get("epsilon", 1.0)
+@pytest.mark.parametrize("name", [n for n, a in dpbandits.ALGORITHMS.items() if a.private and n not in PRIVATE])
+def test_every_private_algorithm_passes_and_its_control_is_flagged(name):
+    # every private algorithm of the registry, at its Audit plan's epsilon: the real one is consistent and
+    # the control's bound exceeds epsilon by > 1, unless the plan states why the control cannot be flagged
+    plan = dpbandits.ALGORITHMS[name].audit
+    epsilon = plan.epsilon or 1.0
+    trials = TRIALS.get(name, 1000)
     real = audit_algorithm(name, epsilon, trials, seed=4)
     control = audit_algorithm(name, epsilon, trials, seed=4, noise_factor=CONTROL_NOISE_FACTOR)
     assert real.verdict == "consistent", real
-    assert control.verdict == "violation" and control.loss_lower > epsilon + 1.0, control
+    if plan.control:
+        assert control.verdict == "consistent" and plan.control in control.notes, control
+    else:
+        assert control.verdict == "violation" and control.loss_lower > epsilon + 1.0, control
 
 
 def test_dp_se_audit_uses_the_threshold_table():

@@ -11,7 +11,6 @@ import dpbandits
 from dpbandits import ALGORITHMS, reference
 from dpbandits.bandits.dp_se import epoch_schedule, release_scale
 from dpbandits.instances import NAMED, means_for
-from dpbandits.reference import POLICIES
 
 T_PAPER = 5 * 10**7
 BETA_PAPER = 1 / T_PAPER
@@ -102,7 +101,7 @@ def reference_release_scales(horizon, eps, noise_scale_uses="r", beta=None):
     params = ALGORITHMS["dp_se"].resolve({"noise_scale_uses": noise_scale_uses, "beta": beta})
     rng = np.random.default_rng(3)
     rec = RecordingRng(rng)
-    policy = POLICIES["dp_se"](len(means), horizon, eps, rec, params)
+    policy = ALGORITHMS["dp_se"].reference_class()(len(means), horizon, eps, rec, params)
     for t in range(1, horizon + 1):
         a = policy.select(t)
         policy.update(a, float(rng.random() < means[a]))

@@ -16,7 +16,6 @@ from dpbandits.bandits._lazy import lazy_close, lazy_count, lazy_state
 from dpbandits.bandits.adap_klucb import adap_klucb_kernel
 from dpbandits.bandits.anytime_lazy_ucb import anytime_lazy_ucb_kernel, certified, run_length
 from dpbandits.bandits.lazy_dp_ts import lazy_dp_ts_kernel, theta_stream
-from dpbandits.reference import POLICIES
 
 LAZY = ("anytime_lazy_ucb", "lazy_dp_ts")
 NAMES = {"anytime_lazy_ucb": "Anytime-Lazy-UCB", "lazy_dp_ts": "Lazy-DP-TS", "adap_klucb": "AdaP-KLUCB"}
@@ -36,7 +35,7 @@ def lazy_kernel(name, means, horizon, epsilon, checkpoints, seed):
 def run_policy(name, means, horizon, epsilon, seed, **params):
     """The reference runner's loop, returning the policy (for its release log) and the pulls."""
     rng = np.random.default_rng(seed)
-    pol = POLICIES[name](len(means), horizon, epsilon, rng, ALGORITHMS[name].resolve(params))
+    pol = ALGORITHMS[name].reference_class()(len(means), horizon, epsilon, rng, ALGORITHMS[name].resolve(params))
     pulls = np.zeros(len(means), dtype=np.int64)
     for t in range(1, horizon + 1):
         a = pol.select(t)
@@ -187,7 +186,7 @@ def test_lazy_release_noise_is_laplace_on_the_sum():
     rng = np.random.default_rng(11)
     errors = []
     for _ in range(120):
-        pol = POLICIES["anytime_lazy_ucb"](2, None, epsilon, rng, {"tie_break": "random"})
+        pol = ALGORITHMS["anytime_lazy_ucb"].reference_class()(2, None, epsilon, rng, {"tie_break": "random"})
         for i in range(2 * (2**10 - 1)):
             pol.update(i % 2, float(rng.random() < 0.3))
         errors += [noisy - true for _, _, true, noisy in pol.releases]

@@ -19,7 +19,6 @@ from dpbandits.mechanisms import (
     laplace_scale,
     tree_bits,
 )
-from dpbandits.reference import POLICIES
 from dpbandits.stopping import sparse_vector, svt_scales
 
 LENGTHS = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100]
@@ -91,8 +90,8 @@ def test_logarithmic_counter_loss():
 def test_private_ucb_trees_are_wired_at_their_budget(tree_eps, factor):
     params = dpbandits.ALGORITHMS["private_ucb"].resolve({"tree_eps": tree_eps})
     horizon, epsilon = 40, 1.0
-    loss = counter_loss(lambda rng: POLICIES["private_ucb"](3, horizon, epsilon, rng, params).counters[1],
-                        horizon)
+    twin = dpbandits.ALGORITHMS["private_ucb"].reference_class()
+    loss = counter_loss(lambda rng: twin(3, horizon, epsilon, rng, params).counters[1], horizon)
     assert loss.max() == pytest.approx(epsilon * factor)
 
 
@@ -100,7 +99,8 @@ def test_private_ucb_trees_are_wired_at_their_budget(tree_eps, factor):
 def test_hybrid_policies_use_epsilon_dp_counters(name):
     params = dpbandits.ALGORITHMS[name].resolve({})
     epsilon = 0.8
-    loss = counter_loss(lambda rng: POLICIES[name](2, 30, epsilon, rng, params).counters[0], 30)
+    twin = dpbandits.ALGORITHMS[name].reference_class()
+    loss = counter_loss(lambda rng: twin(2, 30, epsilon, rng, params).counters[0], 30)
     assert loss.max() == pytest.approx(epsilon)
 
 

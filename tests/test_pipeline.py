@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from dpbandits.report import paper_algorithms
+
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ["--cores", "2", "--configfile", "config/smoke.yaml"]
 
@@ -92,8 +94,7 @@ def test_editing_one_algorithm_reruns_only_its_simulations(smoke_run):
     assert algorithms == {"private_ucb"}, out[-3000:]
     figures = set(re.findall(r"rule figures_([a-z0-9]+):", out))
     config = yaml.safe_load((smoke_run / "config" / "config.yaml").read_text())
-    users = {p for p, spec in config["papers"].items() for f in spec["figures"].values()
-             if "private_ucb" in str(f.get("curves", "")) + str(f.get("panels", ""))}
+    users = {p for p in config["papers"] if "private_ucb" in paper_algorithms(config, p)}
     assert figures == users == {"tossou2016", "crosspaper"}, out[-3000:]
 
 

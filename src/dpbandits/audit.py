@@ -24,8 +24,12 @@ Verdict: ``"violation"`` if the lower bound exceeds the claimed epsilon, else ``
 consistent (epsilon, delta)-DP algorithm is flagged with probability <= alpha. Non-private algorithms
 get ``"not private"``.
 
-Control: :class:`ScaledNoise` hands the policy a generator whose ``laplace`` scale (also ``normal``
-for Gaussian-mechanism algorithms, see ``AUDIT_SETTINGS``) is multiplied by ``noise_factor``.
+Each algorithm's ``Algorithm.audit`` (:class:`dpbandits.registry.Audit`) holds its plan: horizon and
+tables, parameter hints, the epsilon it is audited at, and, where the under-noised control cannot be
+flagged, the reason.
+
+Control: :class:`ScaledNoise` hands the policy a generator whose ``laplace`` scale (``Audit.noise``:
+``normal`` for Gaussian-mechanism algorithms) is multiplied by ``noise_factor``.
 Halving the noise (factor 0.5) is *not* a violation on these tiny instances: the algorithms'
 accounting is loose there (e.g. the hybrid counter's first release is only epsilon/2-DP, DP-UCB-INT's
 first interval release ~0.22-DP at epsilon = 1), so a sound audit must pass it.
@@ -53,7 +57,6 @@ import pandas as pd
 from scipy.stats import beta as beta_dist
 
 from . import registry
-from .reference import POLICIES
 
 DEFAULT_TRIALS = 4000
 DEFAULT_ALPHA = 0.05
@@ -87,62 +90,6 @@ def threshold_candidates(k: int, width: int, n: int, d: int) -> Candidates:
     base[0, n - d:n] = 1.0
     label = f"threshold {d}/{n}"
     return [(label, base, (0, n - d)), (label, base, (0, n - d - 1))]
-
-
-def _dp_ucb_int_plan(epsilon: float, params: dict):
-    from .bandits.dp_ucb_int import interval
-
-    _, f = interval(epsilon, params)
-    return 2 * f + 6, None  # round robin K f, then 6 data-dependent decisions
-
-
-def _dp_se_plan(epsilon: float, params: dict):
-    from .bandits._kernels import resolve_beta
-    from .bandits.dp_se import epoch_schedule
-
-    _, n, h, c = epoch_schedule(2, 1, epsilon, resolve_beta(params["beta"], 2))
-    horizon = 2 * n + 2  # the first epoch, its elimination, and two pulls that reveal it
-    return horizon, threshold_candidates(2, horizon, n, math.ceil((2 * h + 2 * c) * n))
-
-
-def _dp_se2_plan(name: str):
-    def plan(epsilon: float, params: dict):
-        cls, k, beta = POLICIES[name], 2, params["beta"]
-        plus = 1 if params["check_schedule"] == "pow2plus1" else 0
-        for ell in range(1, 13):  # first SVT check at which a count difference < r can halt
-            r = 2**ell + plus
-            h = math.sqrt(math.log(16 * k * k * ell**2 / beta) / (2 * r))
-            c = (6 * math.log(4 * k / beta) + 6 * math.log(8 * k * ell**2 / beta)
-                 + cls.C_COEF * math.log(4 * k * k / beta)) / epsilon
-            need = cls.HALT_MULT * h * r + c  # halt iff count difference > need + A_r + B
-            if need < r - 1:
-                horizon = 2 * r + 2
-                return horizon, threshold_candidates(k, horizon, r, math.floor(need) + 1)
-        return DEFAULT_HORIZON, None
-
-    return plan
-
-
-# Per-algorithm audit settings. ``plan(epsilon, resolved params) -> (horizon, candidates or None)``
-# (None: ``generic_candidates``); ``params`` are hints, tried first (if the algorithm rejects them its
-# defaults are used and the result notes it); ``noise`` names the Generator methods the control scales;
-# ``epsilon`` replaces the epsilon of ``audit_all``; ``note`` is copied into the result.
-# DP-SE family: beta = 0.9 (any beta keeps them epsilon-DP) shortens the first epoch / SVT check, and
-# the threshold tables put arm 0's count at the first release's decision boundary.
-_CLIPPED = ("for eps < {}: the optimistic shift clips the private mean to 1 at the audit horizon, so the "
-            "actions do not depend on the rewards")
-AUDIT_SETTINGS: dict[str, dict] = {
-    "dp_ucb_int": {"plan": _dp_ucb_int_plan},
-    "dp_se": {"params": {"beta": 0.9}, "plan": _dp_se_plan},
-    "dp_se2": {"params": {"beta": 0.9}, "plan": _dp_se2_plan("dp_se2")},
-    "dp_se2_modified": {"params": {"beta": 0.9}, "plan": _dp_se2_plan("dp_se2_modified")},
-    "dp_bai_gauss": {"noise": ("normal",), "epsilon": 0.9},  # classical Gaussian mechanism: eps < 1
-    # mb_a = Clip01(mu~_a + alpha ln t/(eps n_a)) < 1 at t = 3, n_a = 1 needs eps > 3.1 ln 3 = 3.4
-    "adap_klucb": {"epsilon": 4.0, "note": _CLIPPED.format("3.4 (alpha ln 3)") + "; audited at eps = 4"},
-    # m_j = Clip01(mu~_j + 3 ln t/(eps O_j)); for larger eps the Beta sampling itself bounds the loss
-    "lazy_dp_ts": {"note": _CLIPPED.format("3.3 (3 ln 3)") + "; at larger eps the Beta draws bound the "
-                           "loss of the under-noised variant too: the control cannot be flagged"},
-}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,8 +130,8 @@ def _check_table(table) -> np.ndarray:
     return table
 
 
-def _policy_actions(name: str, rows: list, k: int, horizon: int, epsilon, rng, params) -> tuple:
-    policy = POLICIES[name](k, horizon, epsilon, rng, params)
+def _policy_actions(twin: type, rows: list, k: int, horizon: int, epsilon, rng, params) -> tuple:
+    policy = twin(k, horizon, epsilon, rng, params)
     pulls = [0] * k
     actions = []
     for t in range(1, horizon + 1):
@@ -201,7 +148,7 @@ def run_policy_on_table(algorithm: str, table, epsilon: float, rng: np.random.Ge
 
     Parameters
     ----------
-    algorithm : str       name in ``dpbandits.reference.POLICIES``
+    algorithm : str       regret algorithm with a reference twin (``Algorithm.reference``)
     table : float[K, T]   ``table[a, j]`` = reward of the j-th pull of arm a; horizon T = table width
     epsilon : float       privacy parameter passed to the policy
     rng : Generator       the policy's own randomness (noise, tie-breaking, sampling)
@@ -212,10 +159,9 @@ def run_policy_on_table(algorithm: str, table, epsilon: float, rng: np.random.Ge
     tuple[int] of length T: the released action sequence (0-based arms).
     """
     alg = registry.get(algorithm)
-    if alg.name not in POLICIES:
-        raise ValueError(f"algorithm={algorithm!r} has no reference policy")
+    twin = _twin(alg)
     table = _check_table(table)
-    return _policy_actions(alg.name, table.tolist(), table.shape[0], table.shape[1], epsilon, rng,
+    return _policy_actions(twin, table.tolist(), table.shape[0], table.shape[1], epsilon, rng,
                            alg.resolve(params))
 
 
@@ -244,18 +190,18 @@ def _lookup(name: str) -> registry.Algorithm:
     return registry.get(name)
 
 
-def auditable(name: str) -> bool:
-    """True if ``name`` can be audited: it has a reference policy, or is BAI with ``run_on_table``."""
-    alg = _lookup(name)
-    if alg.kind == "bai":
-        return _bai_module() is not None
-    return alg.name in POLICIES
+def _twin(alg: registry.Algorithm) -> type:
+    """The reference twin the audit runs; ``ValueError`` naming the algorithm if it has none."""
+    twin = alg.reference_class()
+    if twin is None:
+        raise ValueError(f"algorithm={alg.name!r} has no reference twin (Algorithm.reference) to audit")
+    return twin
 
 
 def default_algorithms() -> list[str]:
-    """Every private algorithm of ``ALGORITHMS`` that can be audited, in registry order."""
+    """Every private algorithm of ``ALGORITHMS``, in registry order (each must be auditable)."""
     _bai_module()
-    return [n for n, a in registry.ALGORITHMS.items() if a.private and auditable(n)]
+    return [n for n, a in registry.ALGORITHMS.items() if a.private]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -400,14 +346,16 @@ class _Sampler:
         self.horizon, self.arms = horizon, arms
         self.ids: dict = {}
         self.outputs: list = []
-        self.bai = registry.get(name).kind == "bai"
+        alg = registry.get(name)
+        self.bai = alg.kind == "bai"
+        self.twin = None if self.bai else _twin(alg)
         self._streams = 0
 
     def _one(self, rows, table, rng):
         if self.bai:
             return _hashable(_bai_module().run_on_table(self.name, self.arms, table, self.epsilon, rng,
                                                         **self.params))
-        return _policy_actions(self.name, rows, len(rows), self.horizon, self.epsilon, rng, self.params)
+        return _policy_actions(self.twin, rows, len(rows), self.horizon, self.epsilon, rng, self.params)
 
     def counts(self, table: np.ndarray, trials: int) -> np.ndarray:
         """int64[#outputs seen so far]: output counts of ``trials`` runs on ``table`` (fresh stream)."""
@@ -465,21 +413,23 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     epsilon : float         claimed privacy parameter (> 0)
     trials : int            measurement runs per table (x and x')
     seed : int              root seed of the audit's generators
-    noise_factor : float    multiplies the noise scales (Laplace; see ``AUDIT_SETTINGS`` "noise"):
+    noise_factor : float    multiplies the noise scales (Laplace; see ``Audit.noise``):
                             1 = the real algorithm, < 1 = under-noised control
     alpha : float           total error probability of the lower bound
     events : int            number of events measured (Bonferroni)
     selection_trials : int  runs per candidate table in the selection stage (default trials // 4)
     horizon : int           override of the audit horizon (per-step algorithms)
-    **params                algorithm parameters (override ``AUDIT_SETTINGS`` hints)
+    **params                algorithm parameters (override ``Audit.params`` hints)
 
     Returns
     -------
     AuditResult
     """
     alg = _lookup(name)
-    if not auditable(alg.name):
-        raise ValueError(f"algorithm={name!r} has no reference policy / run_on_table to audit")
+    if alg.kind == "bai" and _bai_module() is None:
+        raise ValueError(f"algorithm={name!r}: dpbandits.bai has no run_on_table to audit it")
+    if alg.kind == "regret":
+        _twin(alg)
     if not (isinstance(epsilon, (int, float)) and epsilon > 0):
         raise ValueError(f"epsilon must be > 0, got {epsilon!r}")
     if int(trials) < 10:
@@ -492,15 +442,15 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
         raise ValueError(f"noise_factor must be > 0, got {noise_factor!r}")
     trials = int(trials)
     n_sel = int(selection_trials) if selection_trials is not None else max(trials // 4, 10)
-    setting = AUDIT_SETTINGS.get(alg.name, {})
-    notes = setting.get("note", "")
+    setting = alg.audit
+    notes = setting.notes()
     try:
-        resolved = alg.resolve({**setting.get("params", {}), **params})
+        resolved = alg.resolve({**setting.params, **params})
     except ValueError as err:
         if params:
             raise
         resolved = alg.resolve({})
-        notes = "; ".join(filter(None, [notes, f"audit hint {setting.get('params')} rejected ({err}); "
+        notes = "; ".join(filter(None, [notes, f"audit hint {setting.params} rejected ({err}); "
                                                   "defaults used"]))
     delta = float(resolved.get("delta", 0.0)) if alg.private else 0.0
 
@@ -509,13 +459,13 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
         arms, k, width = np.asarray(BAI_ARMS), len(BAI_ARMS), BAI_BUDGET
     else:
         arms, k, width = None, 2, DEFAULT_HORIZON
-        if "plan" in setting:
-            width, candidates = setting["plan"](float(epsilon), resolved)
+        if setting.plan is not None:
+            width, candidates = setting.plan(float(epsilon), resolved)
     if horizon is not None:  # per-step horizon or BAI budget
         width, candidates = int(horizon), None
     if candidates is None:
         candidates = generic_candidates(k, width)
-    sampler = _Sampler(alg.name, float(epsilon), resolved, noise_factor, setting.get("noise", ("laplace",)),
+    sampler = _Sampler(alg.name, float(epsilon), resolved, noise_factor, setting.noise,
                        seed, width, arms)
 
     # Stage 1: selection over candidate (table, flip) pairs and Neyman-Pearson events.
@@ -572,7 +522,7 @@ def audit_all(algorithms=None, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
               alpha: float = DEFAULT_ALPHA) -> pd.DataFrame:
     """Audit ``algorithms`` (default :func:`default_algorithms`), each also as an under-noised control.
 
-    ``epsilon`` is replaced by ``AUDIT_SETTINGS[name]["epsilon"]`` where set (shown in the table).
+    ``epsilon`` is replaced by the algorithm's ``Audit.epsilon`` where set (shown in the table).
 
     Returns a DataFrame with one row per audit: the :class:`AuditResult` fields plus ``variant``.
     """
@@ -582,7 +532,8 @@ def audit_all(algorithms=None, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
         factors = [1.0]
         if controls and _lookup(name).private:
             factors.append(control_factor)
-        eps = AUDIT_SETTINGS.get(name, {}).get("epsilon", epsilon)
+        audit_eps = _lookup(name).audit.epsilon
+        eps = epsilon if audit_eps is None else audit_eps
         for factor in factors:
             r = audit_algorithm(name, eps, trials, seed, factor, alpha=alpha)
             row = asdict(r)
@@ -637,7 +588,7 @@ def main(argv=None) -> None:
     p = argparse.ArgumentParser(prog="python -m dpbandits.audit", description=__doc__.split("\n")[0])
     p.add_argument("--out", required=True, type=Path, help="output folder for audit.csv and audit.md")
     p.add_argument("--trials", type=int, default=DEFAULT_TRIALS, help="measurement runs per table")
-    p.add_argument("--algorithms", nargs="+", default=None, help="default: every auditable private one")
+    p.add_argument("--algorithms", nargs="+", default=None, help="default: every private one")
     p.add_argument("--epsilon", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA)

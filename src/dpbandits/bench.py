@@ -3,7 +3,7 @@
 ``python -m dpbandits.bench`` times, for every regret algorithm and every K, the fast path
 (:func:`dpbandits.simulate`, best of ``--repeats`` after a warm-up call that compiles) and its
 ``dpbandits.reference`` twin (short horizon, same run) on Sajed's instance C2 with epsilon 0.5 and the
-library's default parameters. Collapsed kernels (``COLLAPSED``) simulate many pulls per unit of work;
+library's default parameters. Collapsed kernels (``Algorithm.collapsed``) simulate many pulls per unit of work;
 their figure is ns per *simulated* pull. From the measured ns/pull and the configuration catalogue it
 estimates the cost of the whole pipeline; ``--measure-pipeline`` also runs and times Snakemake.
 Writes JSON (``--out``) and prints markdown tables.
@@ -25,12 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-from . import catalogue, reference, registry
+from . import catalogue, plugins, reference, registry
 from .checkpoints import default_checkpoints
 from .instances import means_for, sajed_instance
 from .simulate import simulate, versions
 
-COLLAPSED = ("dp_se", "dp_se2", "dp_se2_modified", "adap_klucb", "anytime_lazy_ucb")  # ns per simulated pull
 EPSILON = 0.5
 INSTANCE = "C2"
 SEED = 20240101
@@ -81,7 +80,7 @@ def time_fast(name: str, means: np.ndarray, horizon: int, runs: int, repeats: in
 
 def time_reference(name: str, means: np.ndarray, horizon: int, repeats: int) -> dict:
     """Best-of-``repeats`` seconds and ns per pull of one run of the reference twin (``None`` if none)."""
-    if name not in reference.POLICIES:
+    if registry.get(name).reference is None:
         return {"reference_seconds": None, "reference_ns_per_pull": None}
     seconds = float("inf")
     for _ in range(repeats):
@@ -96,10 +95,10 @@ def bench(algorithms, ks, horizon: int, reference_horizon: int, runs: int, repea
     """One row per (algorithm, K): fast and reference ns per pull, their ratio and memory."""
     rows = []
     for name in algorithms:
-        registry.get(name, "regret")
+        alg = registry.get(name, "regret")
         for k in ks:
             means = instance_means(k)
-            row = {"algorithm": name, "k": k, "collapsed": name in COLLAPSED}
+            row = {"algorithm": name, "k": k, "collapsed": alg.collapsed}
             row.update(time_fast(name, means, horizon, runs, repeats))
             row.update(time_reference(name, means, reference_horizon, reference_repeats))
             ref = row["reference_ns_per_pull"]
@@ -267,7 +266,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--out", default="results/bench/bench.json", help="JSON output path")
     p.add_argument("--pipeline-estimate", action=argparse.BooleanOptionalAction, default=True,
                    help="estimate the pipeline's cost from the catalogue of --config")
-    p.add_argument("--config", default=str(ROOT / "config" / "config.yaml"), help="pipeline config file")
+    p.add_argument("--config", default=str(ROOT / "config" / "config.yaml"),
+                   help="pipeline config file (its plugins are benchmarked too)")
     p.add_argument("--cores", nargs="+", type=int, default=[1, 2], help="core counts of the wall-time estimate")
     p.add_argument("--job-overhead", type=float, default=None,
                    help="seconds added per job (default: measured, see job_overhead)")
@@ -287,6 +287,9 @@ def main(argv=None) -> dict:
     import yaml
 
     args = parse_args(argv)
+    with open(args.config) as fh:
+        config = yaml.safe_load(fh)
+    plugins.load_plugins(config.get("plugins", []))  # the config's plugin algorithms are benchmarked too
     algorithms = args.algorithms or regret_algorithms()
     for name in algorithms:
         try:
@@ -306,8 +309,6 @@ def main(argv=None) -> dict:
     meta["load_after"] = list(load())
     report = {"meta": meta, "rows": rows, "pipeline_estimate": None, "pipeline_measured": None}
     if args.pipeline_estimate:
-        with open(args.config) as fh:
-            config = yaml.safe_load(fh)
         overhead = args.job_overhead
         if overhead is None:
             first = next(j for j in catalogue_jobs(config) if j["kind"] == "regret")

@@ -1,14 +1,15 @@
 """Figure catalogue: expand the config's figure descriptions into simulation jobs.
 
 A *figure* has panels; a panel has curves; a curve is one (algorithm, parameters, epsilon) on the
-panel's instance. Curves are served by *simulation configurations* (``SimSpec``), identified by a
-content hash ``cid`` so identical configurations used by several figures are simulated once. A
-regret configuration holds every epsilon that any figure asks of one (algorithm, instance, horizon,
-parameters): one job per configuration amortises process start-up over the epsilons, and each
-epsilon's runs are seeded exactly as ``dpbandits.simulate`` seeds them alone. A configuration's runs
-are split into chunks (``chunk_runs``), and cheap chunks of one algorithm are packed into one
-Snakemake job (:func:`plan_jobs`). A BAI configuration is one curve: an algorithm's sweep over
-budgets, epsilons or ratios.
+panel's instance (``curves: all``: every registered algorithm of the figure's kind, plugins included).
+Curves are served by *simulation configurations* (``SimSpec``), identified by a content hash ``cid``
+so identical configurations used by several figures are simulated once. A regret configuration holds
+every epsilon that any figure asks of one (algorithm, instance, horizon, parameters): one job per
+configuration amortises process start-up over the epsilons, and each epsilon's runs are seeded exactly
+as ``dpbandits.simulate`` seeds them alone. A configuration's runs are split into chunks
+(``chunk_runs``), and cheap chunks of one algorithm are packed into one Snakemake job
+(:func:`plan_jobs`). A BAI configuration is one curve: an algorithm's sweep over budgets, epsilons or
+ratios.
 
 Everything here is pure Python (no Snakemake) so it is unit-tested and usable from notebooks.
 """
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from . import registry
 from .instances import instance_label, means_for
+from .plugins import load_plugins
 from .seeding import config_id
 from .validation import check_epsilon, check_horizon, check_means
 
@@ -120,6 +122,13 @@ def _epsilon(value, key: str) -> float:
         raise ConfigError(f"{key}: {err}") from None
 
 
+def _curves(spec, kind: str):
+    """A panel's curve entries: ``"all"`` is every registered algorithm of ``kind`` (plugins included)."""
+    if spec == "all":
+        return [name for name, alg in registry.ALGORITHMS.items() if alg.kind == kind]
+    return spec
+
+
 def _curve_entries(entry, key: str) -> tuple[str, dict, str, str | None]:
     """Normalise a curve entry (a name or a mapping) to (algorithm, params, variant, label)."""
     if isinstance(entry, str):
@@ -149,8 +158,9 @@ def expand(config: dict, reading=None) -> tuple[dict[str, SimSpec], dict[str, di
     ``reading`` (a :class:`dpbandits.readings.Reading`) expands the figures of ``reading.papers`` under
     that reading; the other papers keep their default figures, so every configuration the reading does
     not change has the same cid as in the default expansion. Raises ``ConfigError`` naming the key of
-    the first invalid entry.
+    the first invalid entry. The config's ``plugins`` are loaded first (:mod:`dpbandits.plugins`).
     """
+    load_plugins(config.get("plugins", []))
     sims: dict[str, SimSpec] = {}
     groups: dict[str, tuple[SimSpec, set]] = {}  # regret: key without epsilon -> (spec, epsilons)
     figures: dict[str, dict[str, Figure]] = {}
@@ -228,7 +238,7 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, gro
     epsilons = panel_spec.get("epsilons", fspec.get("epsilons"))
     if not epsilons:
         raise ConfigError(f"{pkey}.epsilons: empty")
-    curves_spec = panel_spec.get("curves", fspec.get("curves"))
+    curves_spec = _curves(panel_spec.get("curves", fspec.get("curves")), "regret")
     if not curves_spec:
         raise ConfigError(f"{pkey}.curves: empty")
     panel = Panel(panel_spec.get("title", ""), instance, horizon=horizon)
@@ -286,7 +296,7 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading=None)
             instance_for(instance)
         except ValueError as err:
             raise ConfigError(f"{pkey}.instance: {err}") from None
-    for j, entry in enumerate(_get("curves", panel_spec, fspec) or []):
+    for j, entry in enumerate(_curves(_get("curves", panel_spec, fspec), "bai") or []):
         ckey = f"{pkey}.curves[{j}]"
         name, overrides, variant, label = _curve_entries(entry, ckey)
         alg = registry.ALGORITHMS[name]

@@ -6,11 +6,16 @@ one run; ``dpbandits.simulate`` loops over runs with per-run generators (see :mo
 
 from __future__ import annotations
 
+import functools
+import importlib
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from numbers import Real
 from typing import Any
+
+_NAME = re.compile(r"[a-z][a-z0-9_]*")  # algorithm names; the pipeline's `algorithm` wildcard is [a-z0-9_]+
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,38 @@ class OptionalProbability(Param):
 
 
 @dataclass(frozen=True)
+class Audit:
+    """How :mod:`dpbandits.audit` audits an algorithm (the defaults are the generic plan).
+
+    ``plan(epsilon, resolved params) -> (horizon, candidates or None)`` picks the audit horizon and the
+    (table, flip) candidates (None: ``audit.generic_candidates``); ``params`` are hints tried first (if
+    the algorithm rejects them its defaults are used and the result says so); ``noise`` names the
+    Generator methods whose scale the under-noised control multiplies; ``epsilon`` replaces the epsilon
+    of ``audit.audit_all``; ``note`` is copied into the result; ``control`` says why the under-noised
+    control cannot be flagged ("" = it must be: the tests check it is).
+    """
+
+    params: dict = field(default_factory=dict)
+    plan: Callable | None = None
+    noise: tuple[str, ...] = ("laplace",)
+    epsilon: float | None = None
+    note: str = ""
+    control: str = ""
+
+    def notes(self) -> str:
+        """``note`` and ``control`` joined, as the audit reports them."""
+        return "; ".join(filter(None, [self.note, self.control]))
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A paper's regret upper bound: ``formula(means, t int[C], epsilon, params, horizon) -> float64[C]``."""
+
+    label: str  # where the paper states it, e.g. "Thm 3.5"
+    formula: Callable
+
+
+@dataclass(frozen=True)
 class Algorithm:
     """Descriptor of one algorithm.
 
@@ -89,6 +126,15 @@ class Algorithm:
     ``module`` is the registering module (set by :func:`register`); its import closure decides which edits
     rerun the algorithm's simulations (:mod:`dpbandits.sources`). ``cost_ns`` (from
     ``python -m dpbandits.bench``, K = 20) only sizes the pipeline's jobs.
+
+    What the rest of the package needs to know about an algorithm lives here too, nowhere else:
+    ``collapsed`` (regret: the kernel simulates many pulls per unit of work, e.g. one Binomial draw per
+    epoch, so the benchmark reports ns per *simulated* pull); ``reference``, the per-step reference twin
+    (regret: a class ``(k, horizon, epsilon, rng, params)`` with ``select(t) -> arm``, t 1-based, and
+    ``update(arm, reward)``, or its dotted path ``"package.module:Class"``, imported on first use by
+    :meth:`reference_class`), which ``dpbandits.reference.simulate`` and the privacy audit run; every
+    private regret algorithm has one; ``audit``, how :mod:`dpbandits.audit` audits it (:class:`Audit`);
+    ``bound``, its paper's regret bound with explicit constants (:class:`Bound`), or None.
     """
 
     name: str
@@ -102,6 +148,56 @@ class Algorithm:
     doc: str = ""
     run_batch: Callable | None = None  # regret only: several runs in one call (e.g. interleaved)
     cost_ns: float = 100.0  # rough ns of one core per pull (regret) or per budget unit of a trial (bai); job sizing
+    collapsed: bool = False  # regret only: many simulated pulls per unit of work (ns per simulated pull)
+    reference: type | str | None = None  # regret only: per-step twin, or "package.module:Class"
+    audit: Audit = field(default_factory=Audit)
+    bound: Bound | None = None  # regret only: the paper's regret bound with explicit constants
+
+    def __post_init__(self):
+        def fail(message):
+            raise ValueError(f"algorithm {self.name!r}: {message}")
+
+        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
+            fail("name must be lower case letters, digits and '_', starting with a letter")
+        if self.kind not in ("regret", "bai"):
+            fail(f"kind {self.kind!r} must be 'regret' or 'bai'")
+        if not isinstance(self.label, str) or not self.label:
+            fail("label must be a non-empty string")
+        if not isinstance(self.private, bool):
+            fail(f"private must be True or False, got {self.private!r}")
+        if not callable(self.run):
+            fail(f"run (the simulation of one run) must be callable, got {self.run!r}")
+        if self.run_batch is not None and (self.kind != "regret" or not callable(self.run_batch)):
+            fail("run_batch must be None or, for a regret algorithm, callable")
+        if isinstance(self.cost_ns, bool) or not isinstance(self.cost_ns, Real) or not self.cost_ns > 0:
+            fail(f"cost_ns must be a number > 0, got {self.cost_ns!r}")
+        if not isinstance(self.params, dict):
+            fail(f"params must be a dict of Param, got a {type(self.params).__name__}")
+        for key, spec in self.params.items():
+            if not isinstance(key, str) or not key.isidentifier():
+                fail(f"parameter name {key!r} is not a Python identifier")
+            if not isinstance(spec, Param):
+                fail(f"parameter {key!r} is a {type(spec).__name__}, not a Param")
+            spec.check(self.name, key, spec.default)
+        if not isinstance(self.audit, Audit):
+            fail(f"audit must be an Audit, got a {type(self.audit).__name__}")
+        if self.kind == "bai" and (self.reference, self.bound, self.collapsed) != (None, None, False):
+            fail("reference, bound and collapsed are for regret algorithms (BAI is audited through its run)")
+        if isinstance(self.reference, str):
+            if not re.fullmatch(r"[\w.]+:\w+", self.reference):
+                fail(f"reference {self.reference!r} must look like 'package.module:Class'")
+        elif self.reference is not None:
+            _check_twin(self.name, self.reference)
+        if self.kind == "regret" and self.private and self.reference is None:
+            fail("a private regret algorithm needs a reference twin (reference=...): the privacy audit runs it")
+        if self.bound is not None and not isinstance(self.bound, Bound):
+            fail(f"bound must be a Bound, got a {type(self.bound).__name__}")
+
+    def reference_class(self) -> type | None:
+        """The reference twin's class (importing ``reference`` if it is a dotted path), or None."""
+        if self.reference is None or isinstance(self.reference, type):
+            return self.reference
+        return _import_twin(self.name, self.reference)
 
     def resolve(self, params: dict) -> dict:
         """Fill defaults and validate ``params``; unknown names raise ``ValueError``."""
@@ -117,6 +213,23 @@ class Algorithm:
 
 
 ALGORITHMS: dict[str, Algorithm] = {}
+
+
+@functools.cache
+def _import_twin(name: str, path: str) -> type:
+    module, _, attr = path.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as err:
+        raise ValueError(f"algorithm {name!r}: reference {path!r} cannot be imported: {err}") from err
+    _check_twin(name, cls)
+    return cls
+
+
+def _check_twin(name: str, cls) -> None:
+    if not isinstance(cls, type) or not all(callable(getattr(cls, m, None)) for m in ("select", "update")):
+        raise ValueError(f"algorithm {name!r}: reference {cls!r} is not a class with select(t) and update(arm, reward)")
+
 
 def reading_axes(kind: str | None = None) -> dict[str, dict[str, Param]]:
     """{parameter name: {algorithm name: Param}} of every reading axis of the registered algorithms.
@@ -135,10 +248,12 @@ def reading_axes(kind: str | None = None) -> dict[str, dict[str, Param]]:
 
 
 def register(algorithm: Algorithm) -> Algorithm:
-    """Add ``algorithm`` to ``ALGORITHMS`` (names are unique), noting the calling module as its ``module``."""
+    """Add ``algorithm`` to ``ALGORITHMS`` (names are unique), noting the calling module as its ``module``
+    unless it names one (plugins: the module they were loaded from)."""
     if algorithm.name in ALGORITHMS:
         raise ValueError(f"algorithm {algorithm.name!r} registered twice")
-    algorithm = replace(algorithm, module=sys._getframe(1).f_globals["__name__"])
+    if not algorithm.module:
+        algorithm = replace(algorithm, module=sys._getframe(1).f_globals["__name__"])
     ALGORITHMS[algorithm.name] = algorithm
     return algorithm
 

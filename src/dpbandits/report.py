@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from . import registry
+from . import catalogue, registry
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
 
@@ -17,6 +17,12 @@ def load_config(config: dict | None = None) -> dict:
     if config:
         return config
     return yaml.safe_load(CONFIG.read_text())
+
+
+def paper_algorithms(config: dict, paper: str) -> list[str]:
+    """The algorithms drawn in ``paper``'s figures (plugins included), in order of first appearance."""
+    _, figures = catalogue.expand(config)
+    return list(dict.fromkeys(c.algorithm for fig in figures[paper].values() for p in fig.panels for c in p.curves))
 
 
 def settings_table(config: dict, algorithms) -> pd.DataFrame:

@@ -159,9 +159,15 @@ def submodules(package: str) -> list[str]:
 
 @cache
 def algorithm_sources(name: str) -> list[str]:
-    """Every package file a simulation job of algorithm ``name`` runs: its closure and the entry point's."""
+    """Every file a simulation job of algorithm ``name`` runs: its closure and the entry point's (a plugin:
+    its own files, see :data:`dpbandits.plugins.FILES`, and the package modules they import)."""
     from .pipeline import ENTRY_POINTS
     from .registry import get
 
     alg = get(name)
-    return closure(alg.module, ENTRY_POINTS[alg.kind])
+    if module_file(alg.module) is not None:
+        return closure(alg.module, ENTRY_POINTS[alg.kind])
+    from .plugins import FILES  # a plugin: its own files, the package modules they import, the core
+
+    own = FILES[name]
+    return sorted({*own, *(f for path in own for f in script_sources(path)), *closure(ENTRY_POINTS[alg.kind])})

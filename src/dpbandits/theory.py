@@ -1,6 +1,7 @@
 """Regret upper bounds with explicit constants, as the papers state them (natural logs).
 
-Each bound maps (means float[K], t int[C], epsilon, params, horizon) to float64[C]. They are drawn as
+Each bound maps (means float[K], t int[C], epsilon, params, horizon) to float64[C]; an algorithm names
+its bound in ``Algorithm.bound`` (:class:`dpbandits.registry.Bound`). They are drawn as
 dashed overlays on the papers' figures (config ``theory_overlays``) and checked in the claims ledger:
 no curve's mean may exceed its bound. Bounds are expectations (UCB1, Tossou Theorems 3.2, 3.3, 3.5) or
 high-probability pull-count bounds (DP-SE, probability >= 1 - beta with beta = 1/T).
@@ -13,8 +14,7 @@ import math
 import numpy as np
 from scipy.special import zeta
 
-from .bandits.dp_se import epoch_schedule
-from .bandits.dp_ucb_int import interval
+from . import registry
 
 
 def _gaps(means) -> np.ndarray:
@@ -31,6 +31,8 @@ def ucb1(means, t, epsilon=None, params=None, horizon=None) -> np.ndarray:
 
 def dp_ucb_int_thm35(means, t, epsilon, params, horizon=None) -> np.ndarray:
     """Tossou & Dimitrakakis Thm 3.5: sum_a Delta_a (f0 + 8 ln t/Delta_a^2 + 1 + 4 zeta(1.5)), f0 = 1/eps'."""
+    from .bandits.dp_ucb_int import interval  # the algorithm modules import this one
+
     g, lt = _gaps(means), np.log(np.asarray(t, dtype=float))
     f0 = 1.0 / interval(epsilon, params)[0]
     return np.sum(g * (f0 + 8 * lt[:, None] / g**2 + 1 + 4 * float(zeta(1.5))), axis=1)
@@ -60,6 +62,8 @@ def dp_se_epochs(means, t, epsilon, params, horizon) -> np.ndarray:
     epoch e(a) = ceil(log2(1/Delta_a)), so pulls(a) <= sum_{e <= e(a)} ceil(R_e(|S| = K)); regret at t is at
     most sum_a Delta_a min(t, that bound).
     """
+    from .bandits.dp_se import epoch_schedule  # the algorithm modules import this one
+
     m = np.asarray(means, dtype=float)
     k, beta = m.size, params.get("beta") or 1.0 / horizon
     t = np.asarray(t, dtype=float)
@@ -71,17 +75,7 @@ def dp_se_epochs(means, t, epsilon, params, horizon) -> np.ndarray:
     return total
 
 
-BOUNDS = {
-    "ucb": ("UCB1 bound (Auer et al. 2002)", ucb1),
-    "dp_ucb_int": ("Thm 3.5", dp_ucb_int_thm35),
-    "dp_ucb_tossou": ("Thm 3.3", dp_ucb_tossou_thm33),
-    "dp_ucb_bound": ("Thm 3.2", dp_ucb_bound_thm32),
-    "dp_se": ("Lemma 4.2 (w.p. 1 - beta)", dp_se_epochs),
-}
-
-
 def bound_for(algorithm: str, means, t, epsilon, params: dict, horizon: int) -> np.ndarray | None:
     """The bound of ``algorithm`` at steps ``t`` (float64[C]), or None if its paper gives none."""
-    if algorithm not in BOUNDS:
-        return None
-    return BOUNDS[algorithm][1](means, t, epsilon, params, horizon)
+    bound = registry.get(algorithm).bound
+    return None if bound is None else bound.formula(means, t, epsilon, params, horizon)

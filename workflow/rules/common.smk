@@ -6,13 +6,17 @@ from pathlib import Path
 
 from snakemake.utils import validate
 
-from dpbandits import ALGORITHMS, catalogue, readings, sources
+from dpbandits import ALGORITHMS, catalogue, plugins, readings, sources
 from dpbandits.pipeline import ENTRY_POINTS
 
 try:
     catalogue.check_schema(
         config, str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml")
     )
+    # the config's plugins join ALGORITHMS here and, through DPBANDITS_PLUGINS, in every job's
+    # process; file paths are made absolute for the jobs that run elsewhere (notebooks run in notebooks/)
+    plugins.load_plugins(config.get("plugins", []), export=True)
+    config["plugins"] = [plugins.resolve(spec) for spec in config.get("plugins", [])]
     SIMS, FIGURES = catalogue.expand(config)
     READINGS = readings.expand_readings(
         config, SIMS

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..registry import Algorithm, Param, register
+from ..registry import Algorithm, Audit, Param, register
 from .cache import DesignCache
 from .elimination import make_run, top_arms
 from .maxdet import EXHAUSTIVE_LIMIT, coefficients, maxdet
@@ -155,7 +155,7 @@ DELTA = Param(1e-5, low=0.0, doc="[CHOICE] delta of the (epsilon, delta) Gaussia
               "(no figure uses DP-BAI-Gauss)")
 
 
-def _algorithm(name, label, use_maxdet, mechanism, params, doc):
+def _algorithm(name, label, use_maxdet, mechanism, params, doc, audit=None):
     def plan(arms, budget, epsilon, resolved):
         return make_plan(arms, budget, epsilon, resolved, use_maxdet, mechanism)
 
@@ -163,6 +163,7 @@ def _algorithm(name, label, use_maxdet, mechanism, params, doc):
         Algorithm(
             name=name, kind="bai", label=label, private=True, run=make_run(plan, recommend),
             params=params, needs_horizon=True, doc=doc, cost_ns=200,
+            audit=audit or Audit(),
         )
     )
 
@@ -173,6 +174,7 @@ _MAXDET = {"maxdet_if": MAXDET_IF, "maxdet_exhaustive_limit": EXHAUSTIVE, "tol_r
 _algorithm("dp_bai", "DP-BAI", True, "laplace", {**_COMMON, **_MAXDET},
            "Chen, Karthik, Chee & Tan (2024) Algorithm 1; epsilon-DP.")
 _algorithm("dp_bai_gauss", "DP-BAI-Gauss", True, "gauss", {**_COMMON, **_MAXDET, "delta": DELTA},
-           "Chen et al. (2024) Algorithm 2 (Appendix D); (epsilon, delta)-DP, needs epsilon < 1.")
+           "Chen et al. (2024) Algorithm 2 (Appendix D); (epsilon, delta)-DP, needs epsilon < 1.",
+           Audit(noise=("normal",), epsilon=0.9))  # the classical Gaussian mechanism: eps < 1
 _algorithm("baseline_bai", "Baseline", False, "laplace", dict(_COMMON),
            "Chen et al. (2024) Baseline: DP-BAI without Max-Det collections; epsilon-DP.")

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..klucb import klucb_upper
-from ..registry import Algorithm, Param, register
+from ..registry import Algorithm, Audit, Param, register
 from ._kernels import argmax_ties, bernoulli, fill_linear, record
 from .ucb import TIE_BREAK
 
@@ -81,12 +81,23 @@ def run(means, horizon, epsilon, checkpoints, rng, params):
     return out, n, total
 
 
+# mb_a = Clip01(mu~_a + alpha ln t/(eps n_a)) < 1 at t = 3, n_a = 1 needs eps > 3.1 ln 3 = 3.4
+AUDIT = Audit(
+    epsilon=4.0,
+    note="for eps < 3.4 (alpha ln 3): the optimistic shift clips the private mean to 1 at the audit horizon, so "
+    "the actions do not depend on the rewards; audited at eps = 4",
+)
+
+
 register(
     Algorithm(
         name="adap_klucb",
         kind="regret",
         label="AdaP-KLUCB",
         private=True,
+        reference="dpbandits.reference.hu:AdaPKLUCB",
+        collapsed=True,
+        audit=AUDIT,
         run=run,
         params={
             "tie_break": TIE_BREAK,

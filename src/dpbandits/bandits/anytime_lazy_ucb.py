@@ -132,6 +132,8 @@ register(
         kind="regret",
         label="Anytime-Lazy-UCB",
         private=True,
+        reference="dpbandits.reference.hu:AnytimeLazyUCB",
+        collapsed=True,
         run=run,
         params={"tie_break": TIE_BREAK},
         cost_ns=1,

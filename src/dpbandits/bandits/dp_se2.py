@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ..mechanisms import laplace_scale
-from ..registry import Algorithm, OptionalProbability, Param, register
+from ..registry import ALGORITHMS, Algorithm, Audit, OptionalProbability, Param, register
 from ..stopping import svt_scales
 from ._kernels import fill_linear, fill_round_robin, finish_round_robin, resolve_beta
 
@@ -161,6 +161,35 @@ PARAMS = {
     ),
 }
 
+_REFERENCES = {
+    "dp_se2": "dpbandits.reference.sajed_thesis:DPSE2",
+    "dp_se2_modified": "dpbandits.reference.sajed_thesis:ModifiedDPSE2",
+}
+
+
+def _audit_plan(name: str):
+    """Privacy audit plan (:mod:`dpbandits.audit`, K = 2, beta = 0.9): the first SVT check at which a count
+    difference below r can halt, on tables that put arm 0's count at the halting threshold."""
+
+    def plan(epsilon: float, params: dict):
+        from ..audit import DEFAULT_HORIZON, threshold_candidates  # the audit imports the registry
+
+        cls, k, beta = ALGORITHMS[name].reference_class(), 2, params["beta"]
+        plus = 1 if params["check_schedule"] == "pow2plus1" else 0
+        for ell in range(1, 13):
+            r = 2**ell + plus
+            h = math.sqrt(math.log(16 * k * k * ell**2 / beta) / (2 * r))
+            c = (6 * math.log(4 * k / beta) + 6 * math.log(8 * k * ell**2 / beta)
+                 + cls.C_COEF * math.log(4 * k * k / beta)) / epsilon
+            need = cls.HALT_MULT * h * r + c  # halt iff count difference > need + A_r + B
+            if need < r - 1:
+                horizon = 2 * r + 2
+                return horizon, threshold_candidates(k, horizon, r, math.floor(need) + 1)
+        return DEFAULT_HORIZON, None
+
+    return plan
+
+
 _DOCS = {
     "dp_se2": "Sajed (2019 MSc thesis) Algorithm 10, DP-SE 2.",
     "dp_se2_modified": "Sajed (2019 MSc thesis) Algorithm 10 with the halting test of Appendix A.2.",
@@ -173,6 +202,9 @@ for _name, _label in (("dp_se2", "DP-SE 2"), ("dp_se2_modified", "modified DP-SE
             kind="regret",
             label=_label,
             private=True,
+            reference=_REFERENCES[_name],
+            collapsed=True,
+            audit=Audit(params={"beta": 0.9}, plan=_audit_plan(_name)),
             run=partial(run, variant=_name),
             params=PARAMS,
             needs_horizon=True,

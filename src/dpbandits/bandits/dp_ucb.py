@@ -306,6 +306,7 @@ register(
         kind="regret",
         label="DP-UCB (tree)",
         private=True,
+        reference="dpbandits.reference.sajed:DPUCB",
         run=run,
         run_batch=run_batch,
         params={

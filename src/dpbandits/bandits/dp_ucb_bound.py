@@ -20,7 +20,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
-from ..registry import Algorithm, Param, register
+from ..registry import Algorithm, Bound, Param, register
+from ..theory import dp_ucb_bound_thm32
 from ._kernels import (
     best_arm3,
     critical_chunks,
@@ -186,6 +187,8 @@ register(
         kind="regret",
         label="DP-UCB-BOUND",
         private=True,
+        reference="dpbandits.reference.tossou:DPUCBBound",
+        bound=Bound("Thm 3.2", dp_ucb_bound_thm32),
         run=run,
         params={
             "tie_break": TIE_BREAK,

@@ -21,7 +21,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, Param, register
+from ..registry import Algorithm, Audit, Bound, Param, register
+from ..theory import dp_ucb_int_thm35
 from ._kernels import (
     best_arm,
     critical_chunks,
@@ -171,12 +172,23 @@ def run(means, horizon, epsilon, checkpoints, rng, params):
     return out
 
 
+
+def audit_plan(epsilon: float, params: dict) -> tuple[int, None]:
+    """Privacy audit horizon (:mod:`dpbandits.audit`, K = 2): round robin for K f steps, then 6 data-dependent
+    decisions; the generic tables."""
+    _, f = interval(epsilon, params)
+    return 2 * f + 6, None
+
+
 register(
     Algorithm(
         name="dp_ucb_int",
         kind="regret",
         label="DP-UCB-INT",
         private=True,
+        reference="dpbandits.reference.tossou:DPUCBInt",
+        audit=Audit(plan=audit_plan),
+        bound=Bound("Thm 3.5", dp_ucb_int_thm35),
         run=run,
         params={
             "tie_break": TIE_BREAK,

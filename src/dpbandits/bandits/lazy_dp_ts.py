@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, Param, register
+from ..registry import Algorithm, Audit, Param, register
 from ._gamma import beta
 from ._kernels import argmax_ties, new_streams, record
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
@@ -95,12 +95,23 @@ def run(means, horizon, epsilon, checkpoints, rng, params):
     return out, n, total
 
 
+# m_j = Clip01(mu~_j + 3 ln t/(eps O_j)) (Hu & Hegde 2022, Algorithm 2)
+AUDIT = Audit(
+    note="for eps < 3.3 (3 ln 3): the optimistic shift clips the private mean to 1 at the audit horizon, so the "
+    "actions do not depend on the rewards",
+    control="at larger eps the Beta draws bound the loss of the under-noised variant too: the control cannot be "
+    "flagged",
+)
+
+
 register(
     Algorithm(
         name="lazy_dp_ts",
         kind="regret",
         label="Lazy-DP-TS",
         private=True,
+        reference="dpbandits.reference.hu:LazyDPTS",
+        audit=AUDIT,
         run=run,
         params={
             "tie_break": TIE_BREAK,

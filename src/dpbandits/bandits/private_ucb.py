@@ -162,6 +162,7 @@ register(
         kind="regret",
         label="Private-UCB",
         private=True,
+        reference="dpbandits.reference.tossou:PrivateUCB",
         run=run,
         params={
             "tie_break": TIE_BREAK,

@@ -16,7 +16,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, Param, register
+from ..registry import Algorithm, Bound, Param, register
+from ..theory import ucb1
 from ._kernels import (
     count_max,
     critical_chunks,
@@ -225,6 +226,8 @@ register(
         kind="regret",
         label="UCB",
         private=False,
+        reference="dpbandits.reference.tossou:UCB",
+        bound=Bound("UCB1 bound (Auer et al. 2002)", ucb1),
         run=run,
         run_batch=run_batch,
         params={"tie_break": TIE_BREAK},

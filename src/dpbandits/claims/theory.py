@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .. import registry
 from ._core import FAILS, HOLDS, Claim
 
 
@@ -30,10 +31,11 @@ def theory(results: str | Path, paper: str | None = None) -> list[Claim]:
         }
         if len(bad):
             nums["violations"] = "; ".join(sorted({f"{r.figure} {r.curve}" for r in bad.itertuples()}))
+        bounds = "; ".join(f"{alg.label}: {alg.bound.label}" for alg in registry.ALGORITHMS.values()
+                           if alg.name in set(df["algorithm"]) and alg.bound is not None)
         out.append(Claim(
             paper_dir.name, "theory", "Mean regret stays below the papers' explicit upper bounds.",
-            "at every checkpoint, mean - 2 s.e. <= bound for every curve with a bound (UCB1; Tossou Thm 3.2, 3.3, "
-            "3.5; DP-SE Lemma 4.2 w.p. 1 - beta)",
+            f"at every checkpoint, mean - 2 s.e. <= bound for every curve with a bound ({bounds})",
             FAILS if len(bad) else HOLDS, f"{len(bad)} checkpoints above their bound", nums,
         ))
     return out

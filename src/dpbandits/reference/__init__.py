@@ -1,26 +1,20 @@
-"""Plain per-step reference twins of every regret algorithm: slow and obviously correct.
+"""Plain per-step reference twins of the regret algorithms: slow and obviously correct.
 
 Each policy follows its paper's pseudocode literally: ``select(t)`` returns the arm pulled at step
-t (1-based), then the runner draws the Bernoulli reward and calls ``update(arm, reward)``.
+t (1-based), then the runner draws the Bernoulli reward and calls ``update(arm, reward)``. An
+algorithm names its twin in ``Algorithm.reference`` (:mod:`dpbandits.registry`).
 ``simulate`` has the same signature and seeding as :func:`dpbandits.simulate`.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 import numpy as np
 
 from ..seeding import run_generator
 from ..simulate import SimulationResult, prepare, versions
-from ._policy import POLICIES, argmax_ties
+from ._policy import argmax_ties
 
-for _mod in pkgutil.iter_modules(__path__):
-    if not _mod.name.startswith("_"):
-        importlib.import_module(f"{__name__}.{_mod.name}")
-
-__all__ = ["POLICIES", "argmax_ties", "simulate"]
+__all__ = ["argmax_ties", "simulate"]
 
 
 def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, **params):
@@ -28,8 +22,9 @@ def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, f
     alg, means, horizon, epsilon, runs, seed, ckpts, resolved, key = prepare(
         algorithm, means, horizon, epsilon, runs, seed, checkpoints, params
     )
-    if alg.name not in POLICIES:
-        raise ValueError(f"algorithm={alg.name!r} has no reference twin")
+    twin = alg.reference_class()
+    if twin is None:
+        raise ValueError(f"algorithm={alg.name!r} has no reference twin (Algorithm.reference)")
     gap = means.max() - means
     regret = np.empty((runs, ckpts.size))
     pulls = np.zeros((runs, means.size), dtype=np.int64)
@@ -37,7 +32,7 @@ def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, f
     run_ids = np.arange(first_run, first_run + runs)
     for j, i in enumerate(run_ids):
         rng = run_generator(seed, key, i)
-        policy = POLICIES[alg.name](means.size, horizon, epsilon, rng, resolved)
+        policy = twin(means.size, horizon, epsilon, rng, resolved)
         cum, c = 0.0, 0
         for t in range(1, horizon + 1):
             a = policy.select(t)

@@ -1,20 +1,8 @@
-"""Registry of reference policies and shared per-step helpers."""
+"""Shared per-step helpers of the reference twins."""
 
 from __future__ import annotations
 
 import numpy as np
-
-POLICIES: dict = {}
-
-
-def policy(name: str):
-    """Class decorator registering a reference policy for algorithm ``name``."""
-
-    def deco(cls):
-        POLICIES[name] = cls
-        return cls
-
-    return deco
 
 
 def argmax_ties(values, rng: np.random.Generator, random_ties: bool = True) -> int:

@@ -12,7 +12,7 @@ import math
 
 from ..bandits.lazy_dp_ts import LOG_SCALES
 from ..klucb import klucb_upper
-from ._policy import argmax_ties, policy
+from ._policy import argmax_ties
 
 
 class _LazyEpochs:
@@ -43,7 +43,6 @@ class _LazyEpochs:
             self.Phi[a] = 0.0
 
 
-@policy("anytime_lazy_ucb")
 class AnytimeLazyUCB(_LazyEpochs):
     """Algorithm 1: argmax_j mu~_j + sqrt(3 ln t / O_j) + 3 ln t / (eps O_j)."""
 
@@ -61,7 +60,6 @@ class AnytimeLazyUCB(_LazyEpochs):
         return argmax_ties(index, self.rng, self.random_ties)
 
 
-@policy("lazy_dp_ts")
 class LazyDPTS(_LazyEpochs):
     """Algorithm 3: theta_j ~ Beta(m_j O_j + 1, (1-m_j) O_j + 1), m_j = Clip01(mu~_j + 3 log t/(eps O_j))."""
 
@@ -80,7 +78,6 @@ class LazyDPTS(_LazyEpochs):
         return argmax_ties(theta, self.rng, self.random_ties)
 
 
-@policy("adap_klucb")
 class AdaPKLUCB:
     """Azize & Basu's framework with the KL-UCB index: commit to the argmax for N_A rounds."""
 

@@ -12,10 +12,9 @@ import math
 from ..bandits._kernels import resolve_beta
 from ..bandits.dp_ucb import gamma_bonus
 from ..mechanisms import BinaryTreeCounter, tree_levels
-from ._policy import argmax_ties, policy
+from ._policy import argmax_ties
 
 
-@policy("dp_se")
 class DPSE:
     """Sajed & Sheffet 2019 Algorithm 3; the horizon stops it mid-epoch without an elimination
     (docs/reconstructions.md)."""
@@ -67,7 +66,6 @@ class DPSE:
             self.new_epoch()
 
 
-@policy("dp_ucb")
 class DPUCB:
     """Thesis Algorithm 6 (Section 3.4) over Algorithm 5 trees (Section 3.3): one tree per arm, indexed by n_i."""
 

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import math
 
-from ._policy import policy
 
-
-@policy("dp_se2")
 class DPSE2:
     """Thesis Algorithm 10.
 
@@ -65,7 +62,6 @@ class DPSE2:
             self.ell += 1
 
 
-@policy("dp_se2_modified")
 class ModifiedDPSE2(DPSE2):
     """Thesis Appendix A.2: halting test with 2 h_r and c_r's last term 4 ln(4K|S|/beta)/eps."""
 

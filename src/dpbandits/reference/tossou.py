@@ -6,7 +6,7 @@ import math
 
 from ..bandits.dp_ucb_int import interval
 from ..mechanisms import BinaryTreeCounter, HybridCounter, tree_bits
-from ._policy import argmax_ties, policy
+from ._policy import argmax_ties
 
 
 class _Counts:
@@ -20,7 +20,6 @@ class _Counts:
         return argmax_ties(values, self.rng, self.random_ties)
 
 
-@policy("ucb")
 class UCB(_Counts):
     def __init__(self, k, horizon, epsilon, rng, params):
         super().__init__(k, rng, params)
@@ -37,7 +36,6 @@ class UCB(_Counts):
         self.n[a] += 1
 
 
-@policy("dp_ucb_bound")
 class DPUCBBound(_Counts):
     """Algorithm 1: hybrid counter per arm, index y/n + sqrt(2 ln t/n) + nu/n."""
 
@@ -76,7 +74,6 @@ class DPUCBBound(_Counts):
         self.y[a] = self.counters[a].insert(r)
 
 
-@policy("dp_ucb_tossou")
 class DPUCBTossou(_Counts):
     """Algorithm 2: every arm's hybrid counter gets one item per step (0 if not pulled)."""
 
@@ -98,7 +95,6 @@ class DPUCBTossou(_Counts):
             self.y[i] = self.counters[i].insert(r if i == a else 0.0)
 
 
-@policy("dp_ucb_int")
 class DPUCBInt(_Counts):
     """Algorithm 3 with the interval f = ceil(1/eps') of Corollary 3.2."""
 
@@ -130,7 +126,6 @@ class DPUCBInt(_Counts):
         self.n[a] += 1
 
 
-@policy("private_ucb")
 class PrivateUCB(_Counts):
     """Mishra-Thakurta Private-UCB [RECON]: tree counter per arm, bonus c_t/n with gamma = t^-4."""
 

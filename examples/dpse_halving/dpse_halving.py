@@ -1,0 +1,39 @@
+"""DP-SE with epochs half as long: an example plugin algorithm for dpbandits (README, "Bring your own algorithm").
+
+DP-SE (Sajed & Sheffet 2019, Algorithm 3) runs epoch e for R_e rounds; this variant runs R_e / 2 and
+widens its elimination threshold to match (h_e and c_e are computed from the shorter epoch). Each epoch
+still releases Laplace means of fresh rewards, so it stays epsilon-DP.
+"""
+
+import math
+
+from dpbandits import ALGORITHMS
+from dpbandits.audit import threshold_candidates
+from dpbandits.bandits._kernels import resolve_beta
+from dpbandits.bandits.dp_se import epoch_schedule
+from dpbandits.plugins import per_step
+from dpbandits.reference.sajed import DPSE
+from dpbandits.registry import Algorithm, Audit
+
+
+class HalvingDPSE(DPSE):
+    """DP-SE whose epoch e runs R_e / 2 rounds."""
+
+    def new_epoch(self):
+        super().new_epoch()
+        self.R /= 2
+
+
+def audit_plan(epsilon, params):
+    """Privacy audit tables (dpbandits.audit): arm 0's count at the first elimination's threshold."""
+    big_r, _, h, c = epoch_schedule(2, 1, epsilon, resolve_beta(params["beta"], 2))
+    n = math.ceil(big_r / 2)  # halving R multiplies h by sqrt(2) and c by 2
+    return 2 * n + 2, threshold_candidates(2, 2 * n + 2, n, math.ceil((2 * math.sqrt(2) * h + 4 * c) * n))
+
+
+ALGORITHM = Algorithm(
+    name="dpse_halving", kind="regret", label="DP-SE (half epochs)", private=True,
+    run=per_step(HalvingDPSE), reference=HalvingDPSE, params=dict(ALGORITHMS["dp_se"].params),
+    audit=Audit(params={"beta": 0.9}, plan=audit_plan), needs_horizon=True, cost_ns=2000,
+    doc="DP-SE (Sajed & Sheffet 2019, Algorithm 3) with epochs of R_e / 2 rounds.",
+)

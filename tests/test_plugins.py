@@ -1,0 +1,213 @@
+"""Bring your own algorithm: plugins by entry point or by path join simulate, cross-paper, audit and bench."""
+
+import importlib
+import os
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+import dpbandits
+from dpbandits import audit, bench, catalogue, plugins, reference, registry, report, sources
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "dpse_halving"
+
+
+@pytest.fixture
+def isolated(monkeypatch):
+    """Restore the registry, the plugin records and DPBANDITS_PLUGINS, and forget the plugin modules."""
+    saved = dict(registry.ALGORITHMS), dict(plugins.PLUGINS), dict(plugins._ORIGINS)
+    monkeypatch.delenv(plugins.ENV, raising=False)
+    yield
+    for live, old in zip((registry.ALGORITHMS, plugins.PLUGINS, plugins._ORIGINS), saved, strict=True):
+        live.clear()
+        live.update(old)
+    for name in [m for m in sys.modules if m.startswith("dpbandits_plugin_") or m in ("dpse_halving", "notalgo")]:
+        del sys.modules[name]
+
+
+def install(tmp_path, monkeypatch, module: str, source: str, value: str) -> Path:
+    """Install ``module`` as a distribution with one ``dpbandits.algorithms`` entry point, offline."""
+    site = tmp_path / "site"
+    info = site / f"{module}-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (site / f"{module}.py").write_text(source)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text(f"[{plugins.GROUP}]\n{module} = {value}\n")
+    monkeypatch.syspath_prepend(str(site))
+    importlib.invalidate_caches()
+    return site
+
+
+@pytest.fixture
+def example(isolated, tmp_path, monkeypatch):
+    """The README's example package (examples/dpse_halving), installed through its entry point."""
+    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text())["project"]
+    value = project["entry-points"][plugins.GROUP]["dpse_halving"]  # what `pip install` registers
+    install(tmp_path, monkeypatch, "dpse_halving", (EXAMPLE / "dpse_halving.py").read_text(), value)
+    plugins.load_plugins()
+    return registry.ALGORITHMS["dpse_halving"]
+
+
+def smoke_config(**extra) -> dict:
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    config.update(yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text()))
+    return {**config, **extra}
+
+
+def test_entry_point_plugin_joins_the_registry_and_simulates(example):
+    assert plugins.PLUGINS["dpse_halving"].startswith("entry point 'dpse_halving'")
+    assert dpbandits.ALGORITHMS["dpse_halving"] is example and example.private
+    files = sources.algorithm_sources("dpse_halving")  # the simulate rule's inputs
+    assert any(s.endswith("dpse_halving.py") and os.path.isabs(s) for s in files)
+    assert set(sources.closure("dpbandits.bandits.dp_se")) <= set(files)  # the package code it builds on
+    means = [0.75, 0.625, 0.5, 0.375, 0.25]
+    fast = dpbandits.simulate("dpse_halving", means, 3000, 0.5, runs=3, seed=7, beta=0.5)
+    twin = reference.simulate("dpse_halving", means, 3000, 0.5, runs=3, seed=7, beta=0.5)
+    np.testing.assert_array_equal(fast.regret, twin.regret)  # per_step: bit for bit with its twin
+    np.testing.assert_array_equal(fast.pulls, twin.pulls)
+    dp_se = dpbandits.simulate("dp_se", means, 3000, 0.5, runs=3, seed=7, beta=0.5)
+    # half-length epochs: the first epoch (ceil(R_1 / 2) pulls an arm) ends before DP-SE's
+    assert not np.array_equal(fast.pulls, dp_se.pulls)
+    assert plugins.load_plugins() == [] and registry.ALGORITHMS["dpse_halving"] is example  # idempotent
+
+
+def test_plugin_joins_the_cross_paper_study_with_the_same_seeds_and_epsilons(example):
+    config = smoke_config()
+    sims, figures = catalogue.expand(config)
+    for fig in figures["crosspaper"].values():
+        for panel in fig.panels:
+            curves = {c.algorithm: c for c in panel.curves}
+            assert curves["dpse_halving"].epsilon == curves["dp_se"].epsilon
+    mine = [s for s in sims.values() if s.algorithm == "dpse_halving"]
+    theirs = [s for s in sims.values() if s.algorithm == "dp_se" and s.instance in [m.instance for m in mine]]
+    assert len(mine) == len(figures["crosspaper"])  # one configuration per instance, every epsilon in it
+    assert {(s.instance["name"], s.horizon, s.epsilons, s.seed) for s in mine} <= {
+        (s.instance["name"], s.horizon, s.epsilons, s.seed) for s in theirs}
+    jobs, _ = catalogue.plan_jobs(config, sims)
+    assert {j.algorithm for j in jobs.values()} >= {"dpse_halving"}
+    assert "dpse_halving" in report.paper_algorithms(config, "crosspaper")
+
+
+def test_plugin_is_audited_and_benchmarked(example):
+    assert "dpse_halving" in audit.default_algorithms()
+    real = audit.audit_algorithm("dpse_halving", 1.0, 300, seed=4)
+    control = audit.audit_algorithm("dpse_halving", 1.0, 300, seed=4, noise_factor=audit.CONTROL_NOISE_FACTOR)
+    assert real.verdict == "consistent" and real.table.startswith("threshold"), real
+    assert control.verdict == "violation" and control.loss_lower > 2.0, control
+    row = bench.bench(["dpse_halving"], [3], 2000, 500, 1, 1)[0]
+    assert row["fast_ns_per_pull"] > 0 and row["reference_ns_per_pull"] > 0 and not row["collapsed"]
+
+
+NUMBA_PLUGIN = '''
+import numpy as np
+from numba import njit
+
+from dpbandits.registry import Algorithm, Param
+
+
+@njit(cache=True)
+def kernel(means, horizon, m, checkpoints, rng):
+    """Explore-then-commit: m pulls per arm round robin, then the best empirical arm."""
+    k = means.size
+    gap = means.max() - means
+    sums = np.zeros(k)
+    pulls = np.zeros(k, dtype=np.int64)
+    out = np.empty(checkpoints.size)
+    regret, total, c, best = 0.0, 0.0, 0, 0
+    for t in range(1, horizon + 1):
+        if t == m * k + 1:
+            best = np.argmax(sums)
+        a = (t - 1) % k if t <= m * k else best
+        r = 1.0 if rng.random() < means[a] else 0.0
+        sums[a] += r
+        pulls[a] += 1
+        total += r
+        regret += gap[a]
+        while c < checkpoints.size and checkpoints[c] == t:
+            out[c] = regret
+            c += 1
+    return out, pulls, total
+
+
+def run(means, horizon, epsilon, checkpoints, rng, params):
+    return kernel(means, horizon, params["m"], checkpoints, rng)
+
+
+ALGORITHM = Algorithm(name="etc", kind="regret", label="ETC", private=False, run=run,
+                      params={"m": Param(20, low=0, doc="pulls per arm before committing")})
+'''
+
+
+def test_config_file_plugin_runs_its_numba_kernel_and_reaches_the_jobs(isolated, tmp_path):
+    path = tmp_path / "etc.py"
+    path.write_text(NUMBA_PLUGIN)
+    spec = f"{path}:ALGORITHM"
+    config = smoke_config(plugins=[spec])
+    catalogue.check_schema(config, str(ROOT / "workflow/schemas/config.schema.yaml"))
+    sims, figures = catalogue.expand(config)  # loads the config's plugins
+    assert any(c.algorithm == "etc" for p in figures["crosspaper"]["C1"].panels for c in p.curves)
+    assert plugins.FILES["etc"] == (str(path),)
+    assert str(path) in sources.algorithm_sources("etc")  # the simulate rule's inputs
+    r = dpbandits.simulate("etc", [0.9, 0.5], 1000, None, runs=2, seed=1, m=10)
+    assert (r.pulls[:, 0] >= 10).all() and (r.pulls.sum(axis=1) == 1000).all()
+    assert (r.pulls.min(axis=1) == 10).all()  # explores 10 per arm, then commits to one
+    # the pipeline exports the config's plugins; a job's process finds them on `import dpbandits`
+    assert plugins.load_plugins([spec], export=True) == ["etc"]
+    code = "import dpbandits; print(dpbandits.plugins.PLUGINS)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT / "src")}).stdout
+    assert "'etc'" in out
+
+
+BASE = "from dpbandits.registry import Algorithm, Param\n\ndef run(*args):\n    return None\n\n"
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False)",
+     "TypeError: .*missing 1 required positional argument: 'run'"),
+    ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False, run=None)",
+     "run .* must be callable"),
+    ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False, run=run, params={'m': 3})",
+     "parameter 'm' is a int, not a Param"),
+    ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False, run=run,\n"
+     "                      params={'m': Param(0, low=0)})", "parameter m must be > 0"),
+    ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False, run=run,\n"
+     "                      params={'horizon': Param(5)})", "parameter 'horizon' clashes with an argument"),
+    ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=True, run=run)",
+     "needs a reference twin"),
+    ("ALGORITHM = Algorithm(name='dp_se', kind='regret', label='X', private=False, run=run)",
+     "name 'dp_se' clashes with the built-in algorithm"),
+    ("ALGORITHM = {'name': 'x', 'run': run}", "is a dict, not a dpbandits.registry.Algorithm"),
+    ("OTHER = 1", "has no attribute 'ALGORITHM'"),
+    ("import no_such_module", "ModuleNotFoundError"),
+])
+def test_bad_plugin_fails_naming_it(isolated, tmp_path, body, message):
+    path = tmp_path / "bad.py"
+    path.write_text(BASE + textwrap.dedent(body) + "\n")
+    spec = f"{path}:ALGORITHM"
+    with pytest.raises(plugins.PluginError, match=f"^plugin '{spec}': .*{message}"):
+        plugins.load_plugins([spec])
+    assert "x" not in registry.ALGORITHMS
+
+
+def test_entry_point_that_names_no_algorithm_fails_naming_it(isolated, tmp_path, monkeypatch):
+    install(tmp_path, monkeypatch, "notalgo", BASE + "ALGORITHM = run\n", "notalgo:ALGORITHM")
+    with pytest.raises(plugins.PluginError, match="^plugin entry point 'notalgo' .*is a function, not a"):
+        plugins.load_plugins()
+
+
+def test_bad_specs_fail_naming_them(isolated, tmp_path):
+    with pytest.raises(plugins.PluginError, match="^plugin 'nocolon': must look like"):
+        plugins.load_plugins(["nocolon"])
+    with pytest.raises(plugins.PluginError, match="no such file"):
+        plugins.load_plugins([f"{tmp_path}/missing.py:ALGORITHM"])
+    bad = smoke_config(plugins=["nocolon"])
+    with pytest.raises(catalogue.ConfigError, match="plugins"):
+        catalogue.check_schema(bad, str(ROOT / "workflow/schemas/config.schema.yaml"))

@@ -1,0 +1,96 @@
+"""The registry is the one source of truth per algorithm: twins, audit plans, bounds, collapsed kernels."""
+
+import importlib
+import inspect
+import pkgutil
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from _stats import same_counts, same_distribution
+
+import dpbandits
+from dpbandits import ALGORITHMS, bench, reference, theory
+from dpbandits.registry import Algorithm, Audit, Bound, Param
+
+REGRET = [n for n, a in ALGORITHMS.items() if a.kind == "regret"]
+
+
+def _twin_classes() -> set:
+    """Every class with select and update defined in the modules of ``dpbandits.reference``."""
+    out = set()
+    for mod in pkgutil.iter_modules(reference.__path__):
+        module = importlib.import_module(f"dpbandits.reference.{mod.name}")
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ == module.__name__ and hasattr(cls, "select") and hasattr(cls, "update"):
+                out.add(cls)
+    return out
+
+
+def test_every_regret_algorithm_names_its_twin_and_every_twin_serves_one():
+    twins = {name: ALGORITHMS[name].reference_class() for name in REGRET}
+    assert all(t is not None for t in twins.values()), twins
+    assert len(set(twins.values())) == len(twins)  # no twin serves two algorithms
+    # the base classes (_Counts, _LazyEpochs) are not twins; every other class is one algorithm's
+    assert {c for c in _twin_classes() if not c.__name__.startswith("_")} == set(twins.values())
+
+
+@pytest.mark.parametrize("name", REGRET)
+def test_fast_kernel_and_its_twin_sample_the_same_distribution(name):
+    # every regret algorithm of the registry at its default parameters, independent seeds per engine;
+    # the papers' tests add bitwise and reading-specific comparisons. Regret is rounded: the engines sum
+    # the same gaps in different orders, and KS must see one atom, not two floats 1e-13 apart.
+    means, horizon, runs = [0.7, 0.5, 0.45], 400, 300
+    fast = dpbandits.simulate(name, means, horizon, 2.0, runs=runs, seed=1)
+    ref = reference.simulate(name, means, horizon, 2.0, runs=runs, seed=2)
+    assert same_distribution(np.round(fast.regret[:, -1], 6), np.round(ref.regret[:, -1], 6))
+    assert same_counts(fast.pulls, ref.pulls)
+
+
+def test_bench_and_theory_read_the_registry():
+    assert [n for n in REGRET if ALGORITHMS[n].collapsed] == [
+        "adap_klucb", "anytime_lazy_ucb", "dp_se", "dp_se2", "dp_se2_modified"]
+    row = bench.bench(["dp_se"], [3], 2000, 100, 1, 1)[0]
+    assert row["collapsed"] and row["reference_ns_per_pull"] > 0
+    t = np.array([10, 100, 1000])
+    for name in REGRET:
+        got = theory.bound_for(name, [0.9, 0.6], t, 0.5, ALGORITHMS[name].resolve({}), 1000)
+        bound = ALGORITHMS[name].bound
+        assert (got is None) == (bound is None), name
+        if bound is not None:
+            assert got.shape == (3,) and np.all(np.diff(got) > 0), name
+    assert {n for n in REGRET if ALGORITHMS[n].bound} == {"ucb", "dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound", "dp_se"}
+
+
+def test_lazy_twin_paths_resolve_on_first_use():
+    alg = ALGORITHMS["dp_ucb_int"]
+    assert isinstance(alg.reference, str) and alg.reference_class() is reference.tossou.DPUCBInt
+    broken = replace(alg, name="broken", reference="dpbandits.reference.tossou:NoSuchTwin")
+    with pytest.raises(ValueError, match="'broken': reference 'dpbandits.reference.tossou:NoSuchTwin'"):
+        broken.reference_class()
+
+
+def _run(*args):
+    return None
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"name": "Bad Name"}, "name must be lower case"),
+    ({"kind": "bandit"}, "kind 'bandit'"),
+    ({"run": None}, "run .* must be callable"),
+    ({"params": {"x": 1.0}}, "parameter 'x' is a float, not a Param"),
+    ({"params": {"x": Param(0.0, low=0.0)}}, "parameter x must be > 0"),
+    ({"cost_ns": 0}, "cost_ns must be a number > 0"),
+    ({"reference": None}, "private regret algorithm needs a reference twin"),
+    ({"reference": "no colon"}, "must look like 'package.module:Class'"),
+    ({"reference": int}, "not a class with select"),
+    ({"audit": {"epsilon": 2.0}}, "audit must be an Audit"),
+    ({"bound": (lambda *a: None)}, "bound must be a Bound"),
+    ({"kind": "bai", "reference": None, "collapsed": True}, "for regret algorithms"),
+])
+def test_bad_definitions_fail_naming_the_algorithm(changes, message):
+    good = {"name": "mine", "kind": "regret", "label": "Mine", "private": True, "run": _run,
+            "reference": "dpbandits.reference.tossou:UCB", "audit": Audit(), "bound": Bound("Thm 1", _run)}
+    Algorithm(**good)
+    with pytest.raises(ValueError, match=f"{changes.get('name', 'mine')}'?: .*{message}"):
+        Algorithm(**{**good, **changes})
