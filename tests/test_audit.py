@@ -18,8 +18,8 @@ from dpbandits.audit import (
     log_ratio_lower,
     main,
     run_policy_on_table,
-    threshold_candidates,
 )
+from dpbandits.audit_tables import threshold_candidates
 
 # Audited at the default trials (the power run below); every other private algorithm of the registry is
 # audited by test_every_private_algorithm_passes_and_its_control_is_flagged at fewer trials.

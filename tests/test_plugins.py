@@ -22,10 +22,10 @@ EXAMPLE = ROOT / "examples" / "dpse_halving"
 @pytest.fixture
 def isolated(monkeypatch):
     """Restore the registry, the plugin records and DPBANDITS_PLUGINS, and forget the plugin modules."""
-    saved = dict(registry.ALGORITHMS), dict(plugins.PLUGINS), dict(plugins._ORIGINS)
+    saved = dict(registry.ALGORITHMS), dict(plugins.PLUGINS), dict(plugins._ORIGINS), dict(plugins.FILES)
     monkeypatch.delenv(plugins.ENV, raising=False)
     yield
-    for live, old in zip((registry.ALGORITHMS, plugins.PLUGINS, plugins._ORIGINS), saved, strict=True):
+    for live, old in zip((registry.ALGORITHMS, plugins.PLUGINS, plugins._ORIGINS, plugins.FILES), saved, strict=True):
         live.clear()
         live.update(old)
     for name in [m for m in sys.modules if m.startswith("dpbandits_plugin_") or m in ("dpse_halving", "notalgo")]:

@@ -59,6 +59,7 @@ def test_bench_and_theory_read_the_registry():
         assert (got is None) == (bound is None), name
         if bound is not None:
             assert got.shape == (3,) and np.all(np.diff(got) > 0), name
+            assert isinstance(bound.formula, str), name  # a path: the algorithm's module does not import theory
     assert {n for n in REGRET if ALGORITHMS[n].bound} == {"ucb", "dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound", "dp_se"}
 
 
@@ -86,6 +87,7 @@ def _run(*args):
     ({"reference": int}, "not a class with select"),
     ({"audit": {"epsilon": 2.0}}, "audit must be an Audit"),
     ({"bound": (lambda *a: None)}, "bound must be a Bound"),
+    ({"bound": Bound("Thm 1", "no path")}, "bound formula 'no path' must be callable or look like"),
     ({"kind": "bai", "reference": None, "collapsed": True}, "for regret algorithms"),
 ])
 def test_bad_definitions_fail_naming_the_algorithm(changes, message):

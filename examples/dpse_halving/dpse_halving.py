@@ -8,7 +8,7 @@ still releases Laplace means of fresh rewards, so it stays epsilon-DP.
 import math
 
 from dpbandits import ALGORITHMS
-from dpbandits.audit import threshold_candidates
+from dpbandits.audit_tables import threshold_candidates
 from dpbandits.bandits._kernels import resolve_beta
 from dpbandits.bandits.dp_se import epoch_schedule
 from dpbandits.plugins import per_step

@@ -57,39 +57,15 @@ import pandas as pd
 from scipy.stats import beta as beta_dist
 
 from . import registry
+from .audit_tables import DEFAULT_HORIZON, generic_candidates
 
 DEFAULT_TRIALS = 4000
 DEFAULT_ALPHA = 0.05
 DEFAULT_EVENTS = 4
 MIN_COUNT = 30  # outputs seen fewer times (x and x' together) do not enter loss_upper
 CONTROL_NOISE_FACTOR = 0.02
-DEFAULT_HORIZON = 8  # per-step policies: K = 2 arms, T - K = 6 data-dependent decisions
 BAI_ARMS = ((1.0, 0.0), (0.0, 1.0), (0.6, 0.5))  # unique Max-Det set {a_1, a_2}: a tiny DP-BAI audit instance
 BAI_BUDGET = 12
-
-
-Candidates = list  # of (label, table float[K, T], flip (arm, pull index))
-
-
-def generic_candidates(k: int, width: int) -> Candidates:
-    """Default (table, flip) pairs: all zeros, all ones, arm 0 ones / others zeros; early flips."""
-    zeros, ones = np.zeros((k, width)), np.ones((k, width))
-    split = zeros.copy()
-    split[0] = 1.0
-    return [("zeros", zeros, (0, 0)), ("ones", ones, (0, 0)), ("zeros", zeros, (0, 1)),
-            ("arm0 ones", split, (1, 0))]
-
-
-def threshold_candidates(k: int, width: int, n: int, d: int) -> Candidates:
-    """Arm 0 has ``d`` ones at the end of its first ``n`` pulls, all else 0; the flips make it d -/+ 1.
-
-    For algorithms whose first data-dependent release thresholds arm 0's count after n pulls at d.
-    """
-    d = min(max(d, 1), n - 1)
-    base = np.zeros((k, width))
-    base[0, n - d:n] = 1.0
-    label = f"threshold {d}/{n}"
-    return [(label, base, (0, n - d)), (label, base, (0, n - d - 1))]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,9 @@ from dataclasses import dataclass, field, replace
 from numbers import Real
 from typing import Any
 
+import numpy as np
+
+_PATH = re.compile(r"[\w.]+:\w+")  # dotted path of an object, "package.module:name"
 _NAME = re.compile(r"[a-z][a-z0-9_]*")  # algorithm names; the pipeline's `algorithm` wildcard is [a-z0-9_]+
 
 
@@ -86,8 +89,9 @@ class Audit:
     """How :mod:`dpbandits.audit` audits an algorithm (the defaults are the generic plan).
 
     ``plan(epsilon, resolved params) -> (horizon, candidates or None)`` picks the audit horizon and the
-    (table, flip) candidates (None: ``audit.generic_candidates``); ``params`` are hints tried first (if
-    the algorithm rejects them its defaults are used and the result says so); ``noise`` names the
+    (table, flip) candidates (built with :mod:`dpbandits.audit_tables`; None: its ``generic_candidates``);
+    ``params`` are hints tried first (if the algorithm rejects them its defaults are used and the result
+    says so); ``noise`` names the
     Generator methods whose scale the under-noised control multiplies; ``epsilon`` replaces the epsilon
     of ``audit.audit_all``; ``note`` is copied into the result; ``control`` says why the under-noised
     control cannot be flagged ("" = it must be: the tests check it is).
@@ -107,10 +111,21 @@ class Audit:
 
 @dataclass(frozen=True)
 class Bound:
-    """A paper's regret upper bound: ``formula(means, t int[C], epsilon, params, horizon) -> float64[C]``."""
+    """A paper's regret upper bound: ``formula(means, t int[C], epsilon, params, horizon) -> float64[C]``.
+
+    ``formula`` may be given as its dotted path ``"package.module:function"`` (imported on first use by
+    :meth:`__call__`), so that the algorithm's module, and with it its simulations, does not depend on the
+    bound's code (the built-in bounds live in :mod:`dpbandits.theory`).
+    """
 
     label: str  # where the paper states it, e.g. "Thm 3.5"
-    formula: Callable
+    formula: Callable | str
+
+    def __call__(self, means, t, epsilon, params, horizon) -> np.ndarray:
+        formula = self.formula
+        if not callable(formula):
+            formula = _import_path(f"bound {self.label!r}: formula", formula)
+        return formula(means, t, epsilon, params, horizon)
 
 
 @dataclass(frozen=True)
@@ -184,7 +199,7 @@ class Algorithm:
         if self.kind == "bai" and (self.reference, self.bound, self.collapsed) != (None, None, False):
             fail("reference, bound and collapsed are for regret algorithms (BAI is audited through its run)")
         if isinstance(self.reference, str):
-            if not re.fullmatch(r"[\w.]+:\w+", self.reference):
+            if not _PATH.fullmatch(self.reference):
                 fail(f"reference {self.reference!r} must look like 'package.module:Class'")
         elif self.reference is not None:
             _check_twin(self.name, self.reference)
@@ -192,6 +207,8 @@ class Algorithm:
             fail("a private regret algorithm needs a reference twin (reference=...): the privacy audit runs it")
         if self.bound is not None and not isinstance(self.bound, Bound):
             fail(f"bound must be a Bound, got a {type(self.bound).__name__}")
+        if self.bound is not None and not (callable(self.bound.formula) or _PATH.fullmatch(str(self.bound.formula))):
+            fail(f"bound formula {self.bound.formula!r} must be callable or look like 'package.module:function'")
 
     def reference_class(self) -> type | None:
         """The reference twin's class (importing ``reference`` if it is a dotted path), or None."""
@@ -216,12 +233,17 @@ ALGORITHMS: dict[str, Algorithm] = {}
 
 
 @functools.cache
-def _import_twin(name: str, path: str) -> type:
+def _import_path(what: str, path: str):
+    """The object at dotted path ``"package.module:name"``; ``ValueError`` naming ``what`` if absent."""
     module, _, attr = path.partition(":")
     try:
-        cls = getattr(importlib.import_module(module), attr)
+        return getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError) as err:
-        raise ValueError(f"algorithm {name!r}: reference {path!r} cannot be imported: {err}") from err
+        raise ValueError(f"{what} {path!r} cannot be imported: {err}") from err
+
+
+def _import_twin(name: str, path: str) -> type:
+    cls = _import_path(f"algorithm {name!r}: reference", path)
     _check_twin(name, cls)
     return cls
 

@@ -78,4 +78,4 @@ def dp_se_epochs(means, t, epsilon, params, horizon) -> np.ndarray:
 def bound_for(algorithm: str, means, t, epsilon, params: dict, horizon: int) -> np.ndarray | None:
     """The bound of ``algorithm`` at steps ``t`` (float64[C]), or None if its paper gives none."""
     bound = registry.get(algorithm).bound
-    return None if bound is None else bound.formula(means, t, epsilon, params, horizon)
+    return None if bound is None else bound(means, t, epsilon, params, horizon)

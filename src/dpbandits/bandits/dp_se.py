@@ -23,8 +23,8 @@ import math
 import numpy as np
 from numba import njit
 
+from ..audit_tables import threshold_candidates
 from ..registry import Algorithm, Audit, Bound, OptionalProbability, Param, register
-from ..theory import dp_se_epochs
 from ._kernels import fill_linear, fill_round_robin, finish_round_robin, resolve_beta
 
 NOISE_SCALE_USES = ("r", "R_e")
@@ -152,7 +152,6 @@ def audit_plan(epsilon: float, params: dict):
     """Privacy audit plan (:mod:`dpbandits.audit`, K = 2): the first epoch, its elimination and two pulls that
     reveal it, on tables that put arm 0's count at the elimination threshold. The audit's beta = 0.9 (any
     beta keeps DP-SE epsilon-DP) shortens the first epoch."""
-    from ..audit import threshold_candidates  # the audit imports the registry, which imports this module
 
     _, n, h, c = epoch_schedule(2, 1, epsilon, resolve_beta(params["beta"], 2))
     horizon = 2 * n + 2
@@ -168,7 +167,7 @@ register(
         reference="dpbandits.reference.sajed:DPSE",
         collapsed=True,
         audit=Audit(params={"beta": 0.9}, plan=audit_plan),
-        bound=Bound("Lemma 4.2 (w.p. 1 - beta)", dp_se_epochs),
+        bound=Bound("Lemma 4.2 (w.p. 1 - beta)", "dpbandits.theory:dp_se_epochs"),
         run=run,
         params={
             "beta": BETA,

@@ -28,6 +28,7 @@ from functools import partial
 import numpy as np
 from numba import njit
 
+from ..audit_tables import DEFAULT_HORIZON, threshold_candidates
 from ..mechanisms import laplace_scale
 from ..registry import ALGORITHMS, Algorithm, Audit, OptionalProbability, Param, register
 from ..stopping import svt_scales
@@ -172,8 +173,6 @@ def _audit_plan(name: str):
     difference below r can halt, on tables that put arm 0's count at the halting threshold."""
 
     def plan(epsilon: float, params: dict):
-        from ..audit import DEFAULT_HORIZON, threshold_candidates  # the audit imports the registry
-
         cls, k, beta = ALGORITHMS[name].reference_class(), 2, params["beta"]
         plus = 1 if params["check_schedule"] == "pow2plus1" else 0
         for ell in range(1, 13):

@@ -21,7 +21,6 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
 from ..registry import Algorithm, Bound, Param, register
-from ..theory import dp_ucb_bound_thm32
 from ._kernels import (
     best_arm3,
     critical_chunks,
@@ -188,7 +187,7 @@ register(
         label="DP-UCB-BOUND",
         private=True,
         reference="dpbandits.reference.tossou:DPUCBBound",
-        bound=Bound("Thm 3.2", dp_ucb_bound_thm32),
+        bound=Bound("Thm 3.2", "dpbandits.theory:dp_ucb_bound_thm32"),
         run=run,
         params={
             "tie_break": TIE_BREAK,

@@ -22,7 +22,6 @@ import numpy as np
 from numba import njit
 
 from ..registry import Algorithm, Audit, Bound, Param, register
-from ..theory import dp_ucb_int_thm35
 from ._kernels import (
     best_arm,
     critical_chunks,
@@ -188,7 +187,7 @@ register(
         private=True,
         reference="dpbandits.reference.tossou:DPUCBInt",
         audit=Audit(plan=audit_plan),
-        bound=Bound("Thm 3.5", dp_ucb_int_thm35),
+        bound=Bound("Thm 3.5", "dpbandits.theory:dp_ucb_int_thm35"),
         run=run,
         params={
             "tie_break": TIE_BREAK,

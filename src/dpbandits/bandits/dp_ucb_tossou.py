@@ -19,7 +19,6 @@ import numpy as np
 from numba import njit
 
 from ..registry import Algorithm, Bound, register
-from ..theory import dp_ucb_tossou_thm33
 from ._kernels import (
     best_arm3,
     critical_chunks,
@@ -132,7 +131,7 @@ register(
         label="DP-UCB (hybrid)",
         private=True,
         reference="dpbandits.reference.tossou:DPUCBTossou",
-        bound=Bound("Thm 3.3", dp_ucb_tossou_thm33),
+        bound=Bound("Thm 3.3", "dpbandits.theory:dp_ucb_tossou_thm33"),
         run=run,
         params={"tie_break": TIE_BREAK, "hybrid_split": HYBRID_SPLIT},
         cost_ns=400,

@@ -17,7 +17,6 @@ import numpy as np
 from numba import njit
 
 from ..registry import Algorithm, Bound, Param, register
-from ..theory import ucb1
 from ._kernels import (
     count_max,
     critical_chunks,
@@ -227,7 +226,7 @@ register(
         label="UCB",
         private=False,
         reference="dpbandits.reference.tossou:UCB",
-        bound=Bound("UCB1 bound (Auer et al. 2002)", ucb1),
+        bound=Bound("UCB1 bound (Auer et al. 2002)", "dpbandits.theory:ucb1"),
         run=run,
         run_batch=run_batch,
         params={"tie_break": TIE_BREAK},
