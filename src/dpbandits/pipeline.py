@@ -90,13 +90,12 @@ def make_figure(fig: Figure, sims: dict[str, list[str]], pdf: str, png: str, csv
     """Write a figure's tidy tables (:func:`write_tables`) and draw it."""
     import matplotlib.pyplot as plt
 
-    from . import plotting
+    from . import plotting, style
 
     table = write_tables(fig, sims, csv, runs_csv)
     draw = plotting.success_figure if fig.spec.get("kind", "regret") == "bai" else plotting.regret_figure
     mfig = draw(fig, table)
-    mfig.savefig(pdf)
-    mfig.savefig(png, dpi=130)
+    style.save(mfig, pdf, png)
     plt.close(mfig)
 
 
