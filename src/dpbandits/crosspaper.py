@@ -76,7 +76,7 @@ def heatmap(norm: pd.DataFrame, rank: pd.DataFrame):
     with plt.rc_context(style.RC):
         cols = 2 if len(epsilons) > 1 else 1
         grid_rows = -(-len(epsilons) // cols)
-        height = grid_rows * (0.2 * len(order) + 0.75) + 0.5
+        height = grid_rows * (0.2 * len(order) + 0.3) + 1.0
         fig, axes = plt.subplots(grid_rows, cols, figsize=(style.TWO_COLUMN, height), squeeze=False,
                                  sharey=True, sharex=True)
         cbar_ax = fig.add_axes((0.93, 0.2, 0.012, 0.6))
@@ -92,6 +92,7 @@ def heatmap(norm: pd.DataFrame, rank: pd.DataFrame):
             ax.set_title(f"ε = {eps:g}")
             ax.set(xlabel="", ylabel="")
             ax.tick_params(length=0)
+            ax.grid(False)
         for i, ax in enumerate(axes.flat):  # after every heat-map: they share their tick labels
             ax.set_xticks(np.arange(len(instances)) + 0.5, instances, rotation=30, ha="right")
             if i % cols == 0:
@@ -106,7 +107,7 @@ def heatmap(norm: pd.DataFrame, rank: pd.DataFrame):
             ax.set_visible(False)
         fig.suptitle("Final regret at T over the best private algorithm's in each cell; rows by mean rank "
                      "(1 = best) over all cells", fontsize=8)
-        fig.subplots_adjust(left=0.2, right=0.9, top=1 - 0.45 / height, bottom=0.55 / height, hspace=0.45,
+        fig.subplots_adjust(left=0.2, right=0.9, top=1 - 0.45 / height, bottom=0.55 / height, hspace=0.15,
                             wspace=0.05)
     return fig
 

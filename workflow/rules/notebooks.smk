@@ -1,5 +1,6 @@
 # Papermill executes notebooks/{paper}.ipynb into results/notebooks/, and nbconvert renders it to HTML in the
-# same job (one process start-up instead of two).
+# same job (one process start-up instead of two). A notebook gets only its paper's settings, so editing
+# another paper (or e.g. `audit`) does not rerun it.
 
 
 rule notebook:
@@ -11,8 +12,9 @@ rule notebook:
         ipynb=f"{RESULTS}/notebooks/{{paper}}.ipynb",
         html=f"{RESULTS}/notebooks/{{paper}}.html",
     params:
+        paper=lambda w: w.paper,
         results=RESULTS,
-        config=config,
+        settings=lambda w: catalogue.paper_settings(config, w.paper, FIGURES[w.paper]),
     log:
         f"{RESULTS}/logs/notebooks/{{paper}}.log",
     script:
