@@ -65,7 +65,8 @@ def verdict_summary(results: str | Path, paper: str, width: int = 110) -> pd.io.
                         "what is checked": short})
     return (out.style.hide(axis="index")
             .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, 'white')}", subset=["verdict"])
-            .set_properties(subset=["what is checked"], **{"text-align": "left"}))
+            .set_properties(**{"text-align": "left"})
+            .set_table_styles([{"selector": "th", "props": "text-align: left"}]))
 
 
 def show_figures(results: str | Path, paper: str, figures, px_per_inch: int = 120):
