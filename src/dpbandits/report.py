@@ -66,7 +66,8 @@ def verdict_summary(results: str | Path, paper: str, width: int = 110) -> pd.io.
     return (out.style.hide(axis="index")
             .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, 'white')}", subset=["verdict"])
             .set_properties(**{"text-align": "left"})
-            .set_table_styles([{"selector": "th", "props": "text-align: left"}]))
+            .set_table_styles([{"selector": "th", "props": "text-align: left; padding: 1px 6px"},
+                               {"selector": "td", "props": "padding: 1px 6px; font-size: 0.95em"}]))
 
 
 def show_figures(results: str | Path, paper: str, figures, px_per_inch: int = 120):
