@@ -46,6 +46,13 @@ def test_workflow_is_snakefmt_formatted():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_workflow_lints_clean():
+    """``snakemake --lint`` finds nothing (it prints its findings, one block per rule, and no congratulation)."""
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "--lint"], cwd=ROOT, capture_output=True, text=True)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "Congratulations, your workflow is in a good condition!" in out, out[-3000:]
+
+
 def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     ci = (ROOT / ".ci" / "run").read_text()

@@ -84,6 +84,42 @@ def test_nothing_to_do_after_a_complete_run(smoke_run):
     assert "Nothing to be done" in out
 
 
+def _visible_text(html: str) -> str:
+    """What a browser shows of ``html``: no styles, scripts or tags, entities decoded."""
+    import html as html_lib
+
+    html = re.sub(r"<(style|script)\b.*?</\1>", "", html, flags=re.S | re.I)
+    return html_lib.unescape(re.sub(r"<[^>]+>", " ", html))
+
+
+def test_notebook_html_reads_like_an_appendix(smoke_run):
+    """Title, summary, verdicts and a figure on the first screen; no code, no parameter dump, no escapes."""
+    config = yaml.safe_load((smoke_run / "config" / "config.yaml").read_text())
+    for paper in config["papers"]:
+        html = (smoke_run / "results" / "notebooks" / f"{paper}.html").read_text(encoding="utf-8")
+        body = html[html.index("<body"):]
+        for code in re.findall(r'<div class="highlight[^"]*"><pre>(.*?)</pre>', body, flags=re.S):
+            assert code.count("\n") <= 40, (paper, code[:300])  # no input cell longer than a screen
+        first_img = body.index("<img")
+        before = body[:first_img]
+        assert "<h1" in before and "robustness" in _visible_text(before), paper  # title and verdicts first
+        assert len(_visible_text(before).split()) < 600, paper  # a figure within the first screen or so
+        assert before.count("<tr") <= 18, paper
+        text = _visible_text(body)
+        assert not re.search(r"\\u[0-9a-fA-F]{4}", text), paper
+        assert "config = {" not in text and "settings = {" not in text, paper
+
+
+def test_notebooks_depend_only_on_their_paper(smoke_run):
+    """Changing the audit reruns no notebook; changing a paper's title reruns only that paper's notebook."""
+    extra = smoke_run / "extra.yaml"
+    extra.write_text("audit: {trials: 999}\npapers: {hu2022: {title: Hu and Hegde}}\n")
+    out = _run([*smk("--dry-run"), str(extra)], smoke_run).stdout
+    assert "rule audit:" in out
+    notebooks = re.findall(r"rule notebook:\n(?:.*\n)*?\s+wildcards: paper=([a-z0-9]+)", out)
+    assert notebooks == ["hu2022"], out[-3000:]
+
+
 def test_editing_one_algorithm_reruns_only_its_simulations(smoke_run):
     # Private-UCB: no other algorithm, plotting or claims module imports it (tests/test_sources.py)
     module = smoke_run / "src/dpbandits/bandits/private_ucb.py"

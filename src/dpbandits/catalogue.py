@@ -416,3 +416,25 @@ def describe(fig: Figure) -> str:
     word = "budget" if fig.spec.get("kind") == "bai" else "T"
     t_text = f"; {word}={', '.join(f'{h:g}' for h in horizons)}" if horizons else ""
     return f"instances: {'; '.join(insts)}; epsilon in {eps}{t_text}; runs={fig.runs}"
+
+
+def paper_settings(config: dict, paper: str, figures: dict[str, Figure]) -> dict:
+    """What one paper's notebook needs and nothing else: its title, the scale caps, each figure's settings as
+    simulated (after the caps) and the resolved parameters of the paper's algorithms (JSON-serialisable)."""
+    rows, used = [], {}
+    for name, fig in figures.items():
+        curves = [c for p in fig.panels for c in p.curves]
+        used.update(dict.fromkeys(c.algorithm for c in curves))
+        swept = sorted({p.x for p in fig.panels if p.x})
+        rows.append({
+            "figure": name, "caption": fig.spec.get("caption", ""),
+            "instances": "; ".join(dict.fromkeys(instance_label(p.instance) for p in fig.panels)),
+            "epsilons": sorted({c.epsilon for c in curves if c.epsilon is not None}),
+            ("budget" if fig.spec.get("kind") == "bai" else "horizon"): sorted({p.horizon for p in fig.panels
+                                                                                if p.horizon}),
+            "swept": ", ".join(swept), "runs": fig.runs,
+        })
+    algorithms = {name: registry.ALGORITHMS[name].resolve(config.get("algorithms", {}).get(name, {}))
+                  for name in used}
+    return {"paper": paper, "title": config["papers"][paper].get("title", paper), "scale": config.get("scale", {}),
+            "figures": rows, "algorithms": algorithms}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import plotting
+from . import plotting, style
 from .catalogue import Figure
 from .io import load_groups, load_member
 
@@ -43,6 +43,5 @@ def make_figure(fig: Figure, sims: dict[str, list[str]], pdf: str, png: str, csv
     table = write_tables(fig, sims, csv, runs_csv)
     draw = plotting.success_figure if fig.spec.get("kind", "regret") == "bai" else plotting.regret_figure
     mfig = draw(fig, table)
-    mfig.savefig(pdf)
-    mfig.savefig(png, dpi=130)
+    style.save(mfig, pdf, png)
     plt.close(mfig)

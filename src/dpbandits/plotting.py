@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from . import style  # noqa: E402
 from .catalogue import Figure, describe  # noqa: E402
 from .instances import instance_label  # noqa: E402
 from .theory import bound_for  # noqa: E402
@@ -70,62 +71,119 @@ def caption(fig: Figure) -> str:
     band = BANDS[fig.spec.get("band", "sem")]
     text = fig.spec.get("caption", f"{fig.paper} {fig.name}")
     shade = f" Shaded: {band}." if band else ""
-    bounds = " Dotted: the papers' regret upper bounds (theory overlays)." if fig.theory else ""
+    bounds = " Dotted: the theory bound of the curve in the same colour." if fig.theory else ""
     return f"{text} Mean cumulative pseudo-regret over runs.{shade}{bounds} Settings: {describe(fig)}."
 
 
-def _palette(labels: list) -> dict:
-    """{label: colour}: matplotlib's tab10 (tab20 beyond ten curves)."""
-    cmap = plt.get_cmap("tab10" if len(labels) <= 10 else "tab20")
-    return {label: cmap(i % cmap.N) for i, label in enumerate(labels)}
+def _style_keys(table: pd.DataFrame) -> pd.Series:
+    """Per row: what tells the curve apart from the other curves of its algorithm (line style key).
+
+    The variant, and epsilon where a panel holds one algorithm at several epsilons (Sajed & Sheffet 2019).
+    """
+    variant = table["variant"].fillna("").astype(str)
+    eps = table["epsilon"]
+    multi = (table[eps.notna()].groupby(["panel", "algorithm", "variant"], dropna=False)["epsilon"].nunique() > 1).any()
+    if not multi:
+        return variant
+    eps_text = eps.map(lambda e: "" if pd.isna(e) else f"ε = {e:g}")
+    return (variant + ", " + eps_text).str.strip(", ")
 
 
-def _caption_strip(mfig, text: str, cols: int) -> None:
-    """Write the caption under the panels and set fixed margins in inches (much cheaper than tight_layout)."""
-    lines = textwrap.wrap(text, int(15 * 4.6 * cols))
-    mfig.text(0.01, 0.005, "\n".join(lines), fontsize=7, va="bottom")
+def _panels(fig: Figure):
+    """A figure of ``fig``'s panels: one-column width for one panel, two-column width for more."""
+    rows, cols = _grid(len(fig.panels))
+    width = style.ONE_COLUMN if cols == 1 else style.TWO_COLUMN
+    mfig, axes = plt.subplots(rows, cols, figsize=(width, 2.4 * rows), squeeze=False)
+    for ax in list(axes.flat)[len(fig.panels):]:
+        ax.set_visible(False)
+    return mfig, axes, cols
+
+
+def _legend_handles(algorithms, styles: dict, bound: bool) -> list:
+    """Legend entries: one per algorithm (colour and marker), one per line style, one for all theory bounds."""
+    from matplotlib.lines import Line2D
+
+    handles = []
+    for name in algorithms:
+        ident = style.identity(name)
+        handles.append(Line2D([], [], color=ident.colour, marker=ident.marker, label=ident.label))
+    grey = "#555555"
+    handles += [Line2D([], [], color=grey, ls=ls, label=key) for key, ls in styles.items() if key]
+    if bound:
+        handles.append(Line2D([], [], color=grey, ls=style.BOUND, label="theory bound of the same colour"))
+    return handles
+
+
+def _layout(mfig, handles: list, text: str, cols: int) -> None:
+    """Lay out panels, one legend for the whole figure (below the panels) and the caption, margins in inches.
+
+    The legend takes as many columns as fit the figure's width; the figure grows to hold legend and caption.
+    """
+    renderer = mfig.canvas.get_renderer()
     width, height = mfig.get_size_inches()
-    rows = -(-len(mfig.axes) // cols)
-    left, right, top, gap = 0.75, 0.15, 0.35, 0.85  # gap: room for a title, tick labels and an axis label
-    bottom = 0.1 * len(lines) + 0.65
-    panel_w = (width - left - right - (cols - 1) * gap) / cols
-    panel_h = (height - bottom - top - (rows - 1) * gap) / rows
+    for ncol in range(len(handles), 0, -1):  # the widest legend that fits
+        legend = mfig.legend(handles=handles, loc="upper center", ncol=ncol, frameon=False, handlelength=2.6,
+                             columnspacing=1.2)
+        if ncol == 1 or legend.get_window_extent(renderer).width / mfig.dpi <= width - 0.1:
+            break
+        legend.remove()
+    legend_h = legend.get_window_extent(renderer).height / mfig.dpi
+    fontsize = 6
+    lines = textwrap.wrap(text, int(width * 72 / (0.6 * fontsize)))  # ~0.6 em per character
+    caption_h = len(lines) * fontsize * 1.25 / 72 + 0.08
+    rows = -(-sum(ax.get_visible() for ax in mfig.axes) // cols)
+    left, right, top, hgap, vgap, xlabel = 0.55, 0.12, 0.22, 0.5, 0.6, 0.42
+    height += legend_h + caption_h + xlabel
+    mfig.set_size_inches(width, height)
+    bottom = legend_h + caption_h + xlabel
+    panel_w = (width - left - right - (cols - 1) * hgap) / cols
+    panel_h = (height - bottom - top - (rows - 1) * vgap) / rows
     mfig.subplots_adjust(left=left / width, right=1 - right / width, bottom=bottom / height, top=1 - top / height,
-                         wspace=gap / panel_w, hspace=gap / panel_h)
+                         wspace=hgap / panel_w, hspace=vgap / panel_h)
+    legend.set_bbox_to_anchor((0.5, (legend_h + caption_h) / height), transform=mfig.transFigure)
+    mfig.text(0.01, 0.01, "\n".join(lines), fontsize=fontsize, va="bottom", color="#333333")
+
+
+def _label_axes(axes, cols: int, n: int, xlabel: str | None, ylabel: str) -> None:
+    """Axis labels on the outer panels only."""
+    for i, ax in enumerate(list(axes.flat)[:n]):
+        if i % cols == 0:
+            ax.set_ylabel(ylabel)
+        if xlabel and i + cols >= n:
+            ax.set_xlabel(xlabel)
 
 
 def regret_figure(fig: Figure, table: pd.DataFrame):
     """Draw the figure from :func:`curve_table`'s output; returns a matplotlib Figure."""
-    rows, cols = _grid(len(fig.panels))
-    mfig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.6 * rows + 0.9), squeeze=False)
-    band = fig.spec.get("band", "sem")
-    labels = list(dict.fromkeys(table["curve"]))
-    palette = _palette(labels)
-    for p_idx, panel in enumerate(fig.panels):
-        ax = axes.flat[p_idx]
-        sub = table[table["panel"] == p_idx]
-        for label, df in sub.groupby("curve", sort=False):
-            t, m = df["t"].to_numpy(), df["mean"].to_numpy()
-            style = "--" if df["variant"].iloc[0] else "-"
-            ax.plot(t, m, style, color=palette[label], label=label, lw=1.4)
-            if band != "none":
-                lo, hi = (df["min"], df["max"]) if band == "minmax" else (m - df[band], m + df[band])
-                ax.fill_between(t, lo, hi, color=palette[label], alpha=0.18, lw=0)
-            if fig.theory and df["bound"].notna().all():
-                ax.plot(t, df["bound"], ":", color=palette[label], lw=1.0, label=f"bound: {label}")
-        ax.set_xscale(fig.spec.get("xscale", "linear"))
-        ax.set_yscale(fig.spec.get("yscale", "linear"))
-        top = (sub["max"] if band == "minmax" else sub["mean"] + sub["sem" if band == "none" else band]).max()
-        if fig.spec.get("yscale", "linear") == "linear" and np.isfinite(top) and top > 0:
-            ax.set_ylim(0, 1.15 * top)  # bounds may lie far above the data: clip them
-        ax.set_title(panel.title or instance_label(panel.instance), fontsize=10)
-        ax.set_xlabel("t")
-        ax.set_ylabel("cumulative pseudo-regret")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, loc="upper left")  # regret grows to the right: a fixed corner, no costly "best" search
-    for ax in list(axes.flat)[len(fig.panels):]:
-        ax.set_visible(False)
-    _caption_strip(mfig, caption(fig), cols)
+    with plt.rc_context(style.RC):
+        mfig, axes, cols = _panels(fig)
+        band = fig.spec.get("band", "sem")
+        table = table.assign(style_key=_style_keys(table).to_numpy())
+        styles = style.line_styles(table["style_key"])
+        bounds = False
+        for p_idx, panel in enumerate(fig.panels):
+            ax = axes.flat[p_idx]
+            sub = table[table["panel"] == p_idx]
+            for _, df in sub.groupby("curve", sort=False):
+                ident = style.identity(df["algorithm"].iloc[0])
+                t, m = df["t"].to_numpy(), df["mean"].to_numpy()
+                ax.plot(t, m, ls=styles[df["style_key"].iloc[0]], color=ident.colour, marker=ident.marker,
+                        markevery=0.12, markersize=3)
+                if band != "none":
+                    lo, hi = (df["min"], df["max"]) if band == "minmax" else (m - df[band], m + df[band])
+                    ax.fill_between(t, lo, hi, color=ident.colour, alpha=0.15, lw=0)
+                if fig.theory and df["bound"].notna().all():
+                    ax.plot(t, df["bound"], ls=style.BOUND, color=ident.colour, lw=0.9)
+                    bounds = True
+            ax.set_xscale(fig.spec.get("xscale", "linear"))
+            ax.set_yscale(fig.spec.get("yscale", "linear"))
+            top = (sub["max"] if band == "minmax" else sub["mean"] + sub["sem" if band == "none" else band]).max()
+            if fig.spec.get("yscale", "linear") == "linear" and np.isfinite(top) and top > 0:
+                ax.set_ylim(0, 1.15 * top)  # bounds may lie far above the data: clip them
+            ax.set_title(panel.title or instance_label(panel.instance))
+        _label_axes(axes, cols, len(fig.panels), "t", "cumulative pseudo-regret")
+        handles = _legend_handles(dict.fromkeys(table["algorithm"]), styles, bounds)
+        _layout(mfig, handles, caption(fig), cols)
     return mfig
 
 
@@ -165,28 +223,25 @@ def recommendation_table(fig: Figure, recommended: dict[str, np.ndarray]) -> pd.
 
 def success_figure(fig: Figure, table: pd.DataFrame):
     """Success rate vs the swept value, one panel per config panel, 95% Wilson intervals as bars."""
-    rows, cols = _grid(len(fig.panels))
-    mfig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.6 * rows + 0.9), squeeze=False)
-    labels = list(dict.fromkeys(table["curve"]))
-    palette = _palette(labels)
-    for p_idx, panel in enumerate(fig.panels):
-        ax = axes.flat[p_idx]
-        for label, df in table[table["panel"] == p_idx].groupby("curve", sort=False):
-            df = df.sort_values("x")
-            err = np.vstack([df["rate"] - df["lo"], df["hi"] - df["rate"]])
-            style = "--" if df["variant"].iloc[0] else "-"
-            ax.errorbar(df["x"], df["rate"], yerr=err, fmt="o" + style, ms=3, capsize=2,
-                        color=palette[label], label=label, lw=1.2)
-        ax.set_xscale(panel.xscale)
-        ax.set_ylim(-0.02, 1.02)
-        ax.set_title(panel.title, fontsize=10)
-        ax.set_xlabel({"budget": "budget T", "epsilon": "ε", "ratio": "ratio r"}[panel.x])
-        ax.set_ylabel("success rate")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
-    for ax in list(axes.flat)[len(fig.panels):]:
-        ax.set_visible(False)
-    text = (f"{fig.spec.get('caption', fig.name)} Success rate over {fig.runs} trials; bars: 95% Wilson "
-            f"intervals. Settings: {describe(fig)}.")
-    _caption_strip(mfig, text, cols)
+    with plt.rc_context(style.RC):
+        mfig, axes, cols = _panels(fig)
+        table = table.assign(style_key=table["variant"].fillna("").astype(str))
+        styles = style.line_styles(table["style_key"])
+        for p_idx, panel in enumerate(fig.panels):
+            ax = axes.flat[p_idx]
+            for _, df in table[table["panel"] == p_idx].groupby("curve", sort=False):
+                df = df.sort_values("x")
+                ident = style.identity(df["algorithm"].iloc[0])
+                err = np.vstack([df["rate"] - df["lo"], df["hi"] - df["rate"]])
+                ax.errorbar(df["x"], df["rate"], yerr=err, marker=ident.marker, ls=styles[df["style_key"].iloc[0]],
+                            capsize=1.5, color=ident.colour, elinewidth=0.7)
+            ax.set_xscale(panel.xscale)
+            ax.set_ylim(-0.02, 1.02)
+            ax.set_title(panel.title)
+            ax.set_xlabel({"budget": "budget T", "epsilon": "ε", "ratio": "ratio r"}[panel.x])
+        _label_axes(axes, cols, len(fig.panels), None, "success rate")
+        handles = _legend_handles(dict.fromkeys(table["algorithm"]), styles, False)
+        text = (f"{fig.spec.get('caption', fig.name)} Success rate over {fig.runs} trials; bars: 95% Wilson "
+                f"intervals. Settings: {describe(fig)}.")
+        _layout(mfig, handles, text, cols)
     return mfig

@@ -12,47 +12,83 @@ from . import catalogue, registry
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
 
 
-def load_config(config: dict | None = None) -> dict:
-    """The pipeline config passed by papermill, or the default ``config/config.yaml``."""
-    if config:
-        return config
-    return yaml.safe_load(CONFIG.read_text())
+def load_settings(paper: str, settings: dict | None = None) -> dict:
+    """The paper's settings passed by the pipeline (:func:`dpbandits.catalogue.paper_settings`), or those of
+    the default ``config/config.yaml`` when the notebook runs on its own."""
+    if settings:
+        return settings
+    config = yaml.safe_load(CONFIG.read_text())
+    return catalogue.paper_settings(config, paper, catalogue.expand(config)[1][paper])
 
 
 def paper_algorithms(config: dict, paper: str) -> list[str]:
     """The algorithms drawn in ``paper``'s figures (plugins included), in order of first appearance."""
-    _, figures = catalogue.expand(config)
-    return list(dict.fromkeys(c.algorithm for fig in figures[paper].values() for p in fig.panels for c in p.curves))
+    return list(catalogue.paper_settings(config, paper, catalogue.expand(config)[1][paper])["algorithms"])
 
 
-def settings_table(config: dict, algorithms) -> pd.DataFrame:
-    """Every parameter of ``algorithms`` as used: value, library default, and its documentation.
+def settings_table(settings: dict) -> pd.DataFrame:
+    """Every parameter of the paper's algorithms as used: value, library default, and its documentation.
 
     The ``tag`` column shows [RECON] / [CHOICE] where the value is a reconstruction or a choice.
     """
     rows = []
-    for name in algorithms:
+    for name, used in settings["algorithms"].items():
         alg = registry.ALGORITHMS[name]
-        used = alg.resolve(config.get("algorithms", {}).get(name, {}))
         for key, spec in alg.params.items():
             tag = ", ".join(t for t in ("[RECON]", "[CHOICE]") if t in spec.doc)
             rows.append({
-                "algorithm": name, "parameter": key, "value": used[key], "default": spec.default,
+                "algorithm": alg.label, "parameter": key, "value": used[key], "default": spec.default,
                 "tag": tag, "meaning": spec.doc,
             })
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).style.hide(axis="index")
 
 
-def figure_settings(config: dict, paper: str) -> pd.DataFrame:
-    """One row per figure of ``paper``: horizon/budget, runs, scale caps in force."""
-    scale = config.get("scale", {})
-    rows = []
-    for name, spec in config["papers"][paper]["figures"].items():
-        rows.append({
-            "figure": name, "horizon": spec.get("horizon"), "budget": spec.get("budget"),
-            "runs": spec["runs"], "scale caps": scale or "none (papers' scale)", "caption": spec.get("caption", ""),
-        })
-    return pd.DataFrame(rows)
+def figure_settings(settings: dict) -> pd.DataFrame:
+    """One row per figure: instances, epsilons, horizon or budget, runs as simulated, and the scale caps."""
+    df = pd.DataFrame(settings["figures"]).drop(columns="caption")
+    for col in ("epsilons", "horizon", "budget"):
+        if col in df:
+            df[col] = df[col].map(lambda v: ", ".join(f"{x:g}" for x in v) if isinstance(v, list) else "")
+    scale = settings.get("scale") or {}
+    df["scale caps"] = ", ".join(f"{k} = {v}" for k, v in scale.items()) or "none (the paper's scale)"
+    df = df.loc[:, (df != "").any()]  # e.g. no swept values in a regret paper
+    return df.style.hide(axis="index")
+
+
+VERDICT_COLOURS = {"holds": "#d7eedf", "fails": "#f6d5cc", "inconclusive": "#eeeeee"}
+
+
+def verdict_summary(results: str | Path, paper: str, width: int = 110) -> pd.io.formats.style.Styler:
+    """The paper's verdicts at a glance: claim, verdict, robustness and the paper's sentence (shortened)."""
+    from .claims import ledger
+
+    df = ledger.verdicts(results, paper)
+    short = df["statement"].map(lambda s: s if len(s) <= width else s[: width - 1].rstrip() + "…")
+    out = pd.DataFrame({"claim": df["claim_id"], "verdict": df["verdict"], "robustness": df["robustness"],
+                        "what is checked": short})
+    return (out.style.hide(axis="index")
+            .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, 'white')}", subset=["verdict"])
+            .set_properties(**{"text-align": "left"})
+            .set_table_styles([{"selector": "th", "props": "text-align: left; padding: 1px 6px"},
+                               {"selector": "td", "props": "padding: 1px 6px; font-size: 0.95em"}]))
+
+
+def show_figures(results: str | Path, paper: str, figures, px_per_inch: int = 120):
+    """The figures' PNGs side by side where they fit (one-column figures two to a row), at a fixed scale."""
+    import base64
+
+    from IPython.display import HTML
+    from PIL import Image
+
+    items = []
+    for name in figures:
+        path = figure_path(results, paper, name)
+        with Image.open(path) as img:
+            width = img.width / img.info.get("dpi", (100, 100))[0] * px_per_inch
+        data = base64.b64encode(path.read_bytes()).decode()
+        items.append(f'<img src="data:image/png;base64,{data}" alt="{paper} {name}" '
+                     f'style="width:{width:.0f}px;max-width:100%;margin:0 8px 8px 0">')
+    return HTML('<div style="display:flex;flex-wrap:wrap;align-items:flex-start">' + "".join(items) + "</div>")
 
 
 def final_table(results: str | Path, paper: str, figure: str) -> pd.DataFrame:

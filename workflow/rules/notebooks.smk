@@ -1,5 +1,6 @@
 # Papermill executes notebooks/{paper}.ipynb into results/notebooks/, and nbconvert renders it to HTML in the
-# same job (one process start-up instead of two).
+# same job (one process start-up instead of two). A notebook gets only its paper's settings, so editing
+# another paper (or e.g. `audit`) does not rerun it.
 
 
 rule notebook:
@@ -15,7 +16,6 @@ rule notebook:
     conda:
         "../envs/dpbandits.yaml"
     params:
-        results=RESULTS,
-        config=config,
+        settings=lambda w: catalogue.paper_settings(config, w.paper, FIGURES[w.paper]),
     script:
         "../scripts/render_notebook.py"  # not notebook.py: nbconvert imports a module named `notebook`

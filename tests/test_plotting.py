@@ -1,0 +1,212 @@
+"""Figures on synthetic tables (no simulation): one identity per algorithm, legends outside the data, print
+resolution, embedded fonts, the papers' axis scales, and a readable cross-paper heat-map."""
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+import yaml  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from dpbandits import catalogue, crosspaper, plotting, registry, style  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def figures():
+    """The catalogue's figures at smoke scale (pure Python: no simulation)."""
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    config["scale"] = {"max_horizon": 3000, "max_runs": 4, "max_budget": 2000}
+    config["readings"]["enabled"] = False
+    return catalogue.expand(config)[1]
+
+
+def regret_table(fig) -> pd.DataFrame:
+    """A synthetic curve table shaped like :func:`plotting.curve_table`'s (regret ~ c sqrt(t), bound above)."""
+    t = np.unique(np.geomspace(1, fig.panels[0].horizon, 40).astype(int))
+    rows = []
+    for p_idx, panel in enumerate(fig.panels):
+        for c_idx, curve in enumerate(panel.curves):
+            mean = (1 + c_idx) * np.sqrt(t)
+            rows.append(pd.DataFrame({
+                "paper": fig.paper, "figure": fig.name, "panel": p_idx, "panel_title": panel.title,
+                "curve": curve.label, "algorithm": curve.algorithm, "variant": curve.variant,
+                "epsilon": np.nan if curve.epsilon is None else curve.epsilon, "t": t, "mean": mean,
+                "sem": 0.1 * mean, "std": 0.3 * mean, "min": 0.5 * mean, "max": 1.5 * mean, "runs": 4,
+                "bound": 5 * mean,
+            }))
+    return pd.concat(rows, ignore_index=True)
+
+
+def success_table(fig) -> pd.DataFrame:
+    """A synthetic table shaped like :func:`plotting.success_table`'s."""
+    rows = []
+    for p_idx, panel in enumerate(fig.panels):
+        for c_idx, curve in enumerate(panel.curves):
+            for x in curve.x:
+                rate = min(1.0, 0.1 * (1 + c_idx))
+                rows.append({"panel": p_idx, "curve": curve.label, "algorithm": curve.algorithm,
+                             "variant": curve.variant, "epsilon": curve.epsilon, "x": x, "rate": rate,
+                             "lo": max(0.0, rate - 0.05), "hi": min(1.0, rate + 0.05)})
+    return pd.DataFrame(rows)
+
+
+def draw(fig):
+    if fig.spec.get("kind") == "bai":
+        return plotting.success_figure(fig, success_table(fig))
+    return plotting.regret_figure(fig, regret_table(fig))
+
+
+def colour_of(mfig, label: str) -> str:
+    """Colour of the legend entry named ``label``."""
+    (legend,) = mfig.legends
+    for handle, text in zip(legend.legend_handles, legend.get_texts(), strict=True):
+        if text.get_text() == label:
+            return matplotlib.colors.to_hex(handle.get_color())
+    raise AssertionError(f"no legend entry {label!r}")
+
+
+# one figure of each kind: one panel with variants and bounds, two panels with two epsilons each, three
+# panels, the twelve-algorithm cross-paper figure, and two BAI figures (one with variants)
+KINDS = [("tossou2016", "fig2a"), ("sajed2019", "fig01"), ("sajed2019", "fig05"), ("hu2022", "fig1"),
+         ("crosspaper", "C1"), ("chen2024", "fig1"), ("chen2024", "sensitivity")]
+
+
+@pytest.mark.parametrize(("paper", "name"), KINDS)
+def test_one_legend_entry_per_algorithm_outside_the_data(figures, paper, name):
+    fig = figures[paper][name]
+    mfig = draw(fig)
+    mfig.canvas.draw()
+    assert len(mfig.legends) == 1 and all(ax.get_legend() is None for ax in mfig.axes)
+    texts = [t.get_text() for t in mfig.legends[0].get_texts()]
+    labels = [registry.ALGORITHMS[a].label for a in dict.fromkeys(c.algorithm for p in fig.panels for c in p.curves)]
+    assert texts[: len(labels)] == labels  # one entry per algorithm, each once
+    assert len(texts) == len(set(texts))
+    bounds = fig.theory and fig.spec.get("kind") != "bai"
+    assert sum("bound" in t for t in texts) == int(bounds)  # bounds explained once, never one per curve
+    legend_box = mfig.legends[0].get_window_extent()
+    for ax in mfig.axes:
+        if ax.get_visible():
+            box = ax.get_window_extent()
+            overlap_w = min(box.x1, legend_box.x1) - max(box.x0, legend_box.x0)
+            overlap_h = min(box.y1, legend_box.y1) - max(box.y0, legend_box.y0)
+            assert overlap_w <= 0 or overlap_h <= 0, (paper, name)
+    assert legend_box.x0 >= 0 and legend_box.x1 <= mfig.bbox.x1  # inside the canvas
+    plt.close(mfig)
+
+
+def test_line_styles_tell_variants_and_epsilons_apart(figures):
+    """Curves of one algorithm share its colour; the variant or epsilon changes the line style."""
+    for paper, name, keys in (("tossou2016", "fig2a", {"A literal", "C live bonus"}),
+                              ("sajed2019", "fig01", {"ε = 0.1", "ε = 0.25", "ε = 0.5", "ε = 1"})):
+        mfig = draw(figures[paper][name])
+        texts = {t.get_text() for t in mfig.legends[0].get_texts()}
+        assert keys <= texts
+        ax = mfig.axes[0]
+        by_colour = {}
+        for line in ax.get_lines():
+            if line.get_linestyle() != ":":
+                by_colour.setdefault(matplotlib.colors.to_hex(line.get_color()), set()).add(line.get_linestyle())
+        assert max(len(s) for s in by_colour.values()) >= 2
+        plt.close(mfig)
+
+
+def test_same_algorithm_same_colour_across_figures_and_papers(figures):
+    tossou, cross = draw(figures["tossou2016"]["fig2a"]), draw(figures["crosspaper"]["C1"])
+    sajed, hu = draw(figures["sajed2019"]["fig01"]), draw(figures["hu2022"]["fig1"])
+    for label in ("UCB", "DP-UCB-INT", "Private-UCB", "DP-UCB (hybrid)"):
+        assert colour_of(tossou, label) == colour_of(cross, label)
+    assert colour_of(sajed, "DP-SE") == colour_of(hu, "DP-SE") == colour_of(cross, "DP-SE")
+    assert colour_of(sajed, "DP-UCB (tree)") == colour_of(cross, "DP-UCB (tree)")
+    # within one figure, curves of different algorithms differ in colour or marker
+    pairs = {(colour_of(cross, t.get_text()), h.get_marker())
+             for h, t in zip(cross.legends[0].legend_handles, cross.legends[0].get_texts(), strict=True)}
+    assert len(pairs) == len(cross.legends[0].get_texts())
+    for mfig in (tossou, cross, sajed, hu):
+        plt.close(mfig)
+
+
+def test_identity_is_defined_for_every_algorithm_and_deterministic():
+    idents = {name: style.identity(name) for name in registry.ALGORITHMS}
+    for kind in ("regret", "bai"):
+        names = [n for n, a in registry.ALGORITHMS.items() if a.kind == kind]
+        assert len({(idents[n].colour, idents[n].marker) for n in names}) == len(names), kind
+    assert all(style.identity(n) == idents[n] for n in registry.ALGORITHMS)
+    assert {i.colour for n, i in idents.items() if not registry.ALGORITHMS[n].private} == {style.REFERENCE}
+    # a paper's own figures never repeat a colour (the cross-paper study has more algorithms than colours)
+    for curves in (["dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound", "private_ucb"],
+                   ["dp_se2", "dp_se2_modified", "dp_ucb", "dp_se"],
+                   ["anytime_lazy_ucb", "lazy_dp_ts", "dp_se", "adap_klucb"], ["dp_bai", "baseline_bai", "dp_od"]):
+        assert len({idents[n].colour for n in curves}) == len(curves), curves
+
+
+def test_new_algorithm_gets_an_identity_without_changing_the_others(monkeypatch):
+    before = {name: style.identity(name) for name in registry.ALGORITHMS}
+    new = registry.Algorithm(name="zz_new", kind="regret", label="New", private=True, run=lambda *a: None)
+    monkeypatch.setitem(registry.ALGORITHMS, "zz_new", new)
+    ident = style.identity("zz_new")
+    assert ident == style.identity("zz_new") and ident.label == "New"
+    assert {name: style.identity(name) for name in before} == before
+    regret = [style.identity(n) for n, a in registry.ALGORITHMS.items() if a.kind == "regret" and n != "zz_new"]
+    assert (ident.colour, ident.marker) not in {(i.colour, i.marker) for i in regret}
+
+
+def test_print_resolution_embedded_fonts_and_paper_sizes(figures, tmp_path):
+    for paper, name in (("tossou2016", "fig2a"), ("sajed2019", "fig05")):
+        mfig = draw(figures[paper][name])
+        pdf, png = tmp_path / f"{name}.pdf", tmp_path / f"{name}.png"
+        style.save(mfig, str(pdf), str(png))
+        width_in = mfig.get_size_inches()[0]
+        assert width_in in (style.ONE_COLUMN, style.TWO_COLUMN)
+        with Image.open(png) as img:
+            assert img.info["dpi"][0] >= 200 and img.width >= 200 * width_in - 1
+        data = pdf.read_bytes()
+        assert b"/FontFile2" in data and b"/Type3" not in data  # TrueType (Type 42) embedded, no Type 3
+        plt.close(mfig)
+    assert figures["tossou2016"]["fig2a"].spec["xscale"] == "log"  # Tossou & Dimitrakakis 2016, Fig. 2: log-log
+
+
+def test_axis_scales_follow_the_papers(figures):
+    """Log-log for Tossou & Dimitrakakis 2016 Fig. 2; linear for Sajed & Sheffet 2019 and Hu & Hegde 2022."""
+    for paper, name, scale in (("tossou2016", "fig2a", "log"), ("sajed2019", "fig01", "linear"),
+                               ("hu2022", "fig1", "linear")):
+        mfig = draw(figures[paper][name])
+        ax = mfig.axes[0]
+        assert (ax.get_xscale(), ax.get_yscale()) == (scale, scale), (paper, name)
+        plt.close(mfig)
+
+
+def test_crosspaper_heatmap_is_annotated_and_ordered(tmp_path):
+    rng = np.random.default_rng(0)
+    names = [n for n, a in registry.ALGORITHMS.items() if a.kind == "regret"]
+    tables = []
+    for inst in ("C1", "tossou_2arm"):
+        rows = []
+        for p_idx, eps in enumerate((0.1, 1.0)):
+            for name in names:
+                alg = registry.ALGORITHMS[name]
+                rows.append({"figure": inst, "panel": p_idx, "curve": alg.label,
+                             "algorithm": name, "epsilon": eps if alg.private else np.nan, "t": 1000,
+                             "mean": rng.uniform(10, 1000), "sem": 1.0})
+        path = tmp_path / f"{inst}.csv"
+        pd.DataFrame(rows).to_csv(path, index=False)
+        tables.append(path)
+    out = {k: str(tmp_path / f"{k}.{e}") for k, e in (("pdf", "pdf"), ("png", "png"), ("rank", "csv"),
+                                                       ("finals", "csv"))}
+    mfig = crosspaper.write_summary(tables, out["pdf"], out["png"], out["rank"], out["finals"])
+    rank = pd.read_csv(out["rank"])
+    heat = mfig.axes[0]
+    rows = [t.get_text() for t in heat.get_yticklabels()]
+    assert [r.split(". ", 1)[1] for r in rows[: len(rank)]] == list(rank["label"])  # best first
+    cells = len(rows) * len(heat.get_xticklabels())
+    annotations = [t for t in heat.texts if t.get_text()]
+    assert len(annotations) == cells and min(t.get_fontsize() for t in annotations) >= 6
+    with Image.open(out["png"]) as img:
+        assert img.info["dpi"][0] >= 200
+    plt.close(mfig)
