@@ -16,6 +16,8 @@ onstart:
     print(
         f"dpbandits: {len(SIMS)} simulation configurations in {len(JOBS)} jobs, results in {RESULTS}/"
     )
+    for line in catalogue.cost_summary(JOBS, RESULTS, config["cost_warning_hours"]):
+        print(line)
 
 
 rule all:

@@ -89,3 +89,22 @@ def test_interrupted_run_resumes_without_recomputing(repo, sig):
     for p, mtime in done.items():
         assert p.stat().st_mtime_ns == mtime, f"{p} was recomputed"
     assert (repo / results / "figures" / "tossou2016" / "fig2c.png").stat().st_size > 0
+
+
+def test_a_corrupt_simulation_file_is_reported_not_plotted(repo):
+    """A truncated result file (e.g. from a full disk) stops the figure with its path; deleting it and
+    rerunning the same command redoes it."""
+    results = "res_corrupt"
+    target = f"{results}/figures/tossou2016/fig2c.png"
+    cmd = smk(repo, results, target, "--cores", "2", results=results)
+    _run(cmd, repo)
+    victim = sorted((repo / results / "sims").glob("*/*/*.npz"))[0]
+    (repo / target).unlink()
+    victim.write_bytes(victim.read_bytes()[:100])
+    out = subprocess.run(cmd, cwd=repo, env=_env(repo), capture_output=True, text=True)
+    log = out.stdout + out.stderr + "".join(p.read_text() for p in (repo / results / "logs").rglob("*.log"))
+    assert out.returncode != 0 and not (repo / target).exists()
+    assert f"{victim.relative_to(repo)}: corrupt or foreign result file" in log
+    victim.unlink()
+    _run(cmd, repo)
+    assert (repo / target).stat().st_size > 0 and members(victim)

@@ -17,12 +17,14 @@ Everything here is pure Python (no Snakemake) so it is unit-tested and usable fr
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from . import registry
+from .bai import instances as bai_instances
 from .instances import instance_label, means_for
 from .plugins import load_plugins
 from .seeding import config_id
-from .validation import check_epsilon, check_horizon, check_means
+from .validation import check_budget, check_epsilon, check_horizon, check_means, check_runs
 
 
 class ConfigError(ValueError):
@@ -115,6 +117,14 @@ def _scaled(value: int, cap: int | None) -> int:
     return value if cap is None else min(value, cap)
 
 
+def _checked(check, key: str, value):
+    """``check(value)``, its ``ValueError`` raised again as a ``ConfigError`` naming ``key``."""
+    try:
+        return check(value)
+    except ValueError as err:
+        raise ConfigError(f"{key}: {err}") from None
+
+
 def _epsilon(value, key: str) -> float:
     try:
         return check_epsilon(value)
@@ -183,7 +193,7 @@ def expand(config: dict, reading=None) -> tuple[dict[str, SimSpec], dict[str, di
         for fname, fspec in pspec["figures"].items():
             fkey = f"papers.{paper}.figures.{fname}"
             kind = fspec.get("kind", "regret")
-            runs = _scaled(int(fspec["runs"]), scale.get("max_runs"))
+            runs = _scaled(_checked(check_runs, f"{fkey}.runs", fspec["runs"]), scale.get("max_runs"))
             fig = Figure(paper, fname, fspec, runs, theory=bool(fspec.get("theory", config.get("theory_overlays"))))
             if not fspec.get("panels"):
                 raise ConfigError(f"{fkey}.panels: no panels listed")
@@ -229,6 +239,10 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, gro
     try:
         means = check_means(means_for(instance))
     except ValueError as err:
+        if isinstance(instance, dict) and (instance.get("name") in bai_instances.MAKERS or "arms" in instance):
+            fkey = pkey.rsplit(".panels", 1)[0]
+            raise ConfigError(f"{fkey}.kind: a regret figure (the default kind) with the best-arm identification "
+                              f"instance {instance_label(instance)!r}; set kind: bai") from None
         raise ConfigError(f"{pkey}.instance: {err}") from None
     horizon = _scaled(int(_get("horizon", panel_spec, fspec, 0)), scale.get("max_horizon"))
     try:
@@ -270,11 +284,9 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading=None)
     Every point of the sweep is seeded as if simulated alone (its own configuration hash), so points
     shared between figures agree.
     """
-    from .bai.instances import instance_for
-
     x, values = _get("x", panel_spec, fspec), _get("values", panel_spec, fspec)
     if x not in SWEEPS:
-        raise ConfigError(f"{pkey}.x: {x!r} is not one of {list(SWEEPS)}")
+        raise ConfigError(f"{pkey}.x: {x!r} is not one of {list(SWEEPS)} (kind: bai figures sweep x)")
     if not values:
         raise ConfigError(f"{pkey}.values: empty")
     eps_list = _get("epsilons", panel_spec, fspec) or [None]
@@ -284,18 +296,20 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading=None)
                   xscale=_get("xscale", panel_spec, fspec, "linear"))
     budget = _get("budget", panel_spec, fspec)
     panel.horizon = None if x == "budget" else budget
+    vkey = f"{pkey if 'values' in panel_spec else pkey.rsplit('.panels', 1)[0]}.values"  # where values are set
     if x == "budget":
-        values = [_scaled(int(v), scale.get("max_budget")) for v in values]
+        values = [_scaled(_checked(check_budget, f"{vkey}[{i}]", v), scale.get("max_budget"))
+                  for i, v in enumerate(values)]
     elif budget is None:
         raise ConfigError(f"{pkey}.budget: missing")
     else:
-        budget = panel.horizon = _scaled(int(budget), scale.get("max_budget"))
-    for v in values:
+        budget = panel.horizon = _scaled(_checked(check_budget, f"{pkey}.budget", budget), scale.get("max_budget"))
+    for i, v in enumerate(values if x == "ratio" else [None]):
         instance = dict(panel.instance, ratio=v) if x == "ratio" else panel.instance
         try:
-            instance_for(instance)
+            bai_instances.instance_for(instance)
         except ValueError as err:
-            raise ConfigError(f"{pkey}.instance: {err}") from None
+            raise ConfigError(f"{f'{vkey}[{i}]' if x == 'ratio' else f'{pkey}.instance'}: {err}") from None
     for j, entry in enumerate(_curves(_get("curves", panel_spec, fspec), "bai") or []):
         ckey = f"{pkey}.curves[{j}]"
         name, overrides, variant, label = _curve_entries(entry, ckey)
@@ -304,7 +318,7 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading=None)
             raise ConfigError(f"{ckey}.algorithm: {name} is a {alg.kind} algorithm in a bai figure")
         params = algorithm_params(config, name, overrides, ckey, reading)
         if x == "epsilon":
-            vals = [_epsilon(v, f"{pkey}.values") for v in values]
+            vals = [_epsilon(v, f"{vkey}[{i}]") for i, v in enumerate(values)]
             eps = None
         else:
             vals = list(values)
@@ -398,6 +412,34 @@ def plan_jobs(config: dict, sims: dict[str, SimSpec]) -> tuple[dict[str, Job], d
             cost += c
         emit(algorithm, start, stop, batch)
     return jobs, {cid: [key for _, key in sorted(keys)] for cid, keys in where.items()}
+
+
+def cost_summary(jobs: dict[str, Job], results: str, warn_hours: float) -> list[str]:
+    """Lines announcing the estimated core-hours of the simulation jobs whose result file is missing.
+
+    Estimated from the registry's per-pull cost hints (measured by ``python -m dpbandits.bench``); above
+    ``warn_hours`` a warning names the three costliest configurations, so that a horizon or run count
+    mistyped by a factor of 1000 is seen before the wait, not after.
+    """
+    todo = [job for job in jobs.values() if not Path(job.path(results)).exists()]
+    costs: dict[str, tuple[float, SimSpec]] = {}
+    for job in todo:
+        for spec in job.members:
+            c = estimated_seconds(spec, job.stop - job.start)
+            costs[spec.cid] = (costs.get(spec.cid, (0.0, spec))[0] + c, spec)
+    hours = sum(c for c, _ in costs.values()) / 3600
+    lines = [f"dpbandits: {len(todo)} of {len(jobs)} simulation jobs to run, estimated {hours:.2g} core-hours"]
+    if hours > warn_hours:
+        top = sorted(costs.values(), key=lambda item: -item[0])[:3]
+        worst = "; ".join(
+            f"{spec.algorithm} on {instance_label(spec.instance)}, T={spec.horizon:,}, {spec.runs} runs: "
+            f"{c / 3600:.2g} h" for c, spec in top
+        )
+        lines.append(
+            f"dpbandits: WARNING: above cost_warning_hours={warn_hours:g}; check the horizons and runs of the "
+            f"costliest configurations ({worst}) and interrupt (Ctrl-C) if unintended"
+        )
+    return lines
 
 
 def figure_sims(config: dict, where: dict[str, list[str]], fig: Figure) -> dict[str, list[str]]:

@@ -8,12 +8,19 @@ import numpy as np
 
 from . import plotting, style
 from .catalogue import Figure
-from .io import load_groups, load_member
+from .io import CorruptResultError, load_groups, load_member
 
 
 def load_bai(paths, cid: str) -> dict[str, np.ndarray]:
     """``success`` and ``recommended`` arrays [V, R] of BAI curve ``cid``, runs concatenated in file order."""
-    parts = [load_member(p, cid)[1] for p in paths]
+    parts = []
+    for path in paths:
+        meta, part = load_member(path, cid)
+        v, r = len(meta.get("points", [])), len(meta.get("run_ids", []))
+        shapes = {key: part[key].shape if key in part else None for key in ("x", "success", "recommended")}
+        if shapes != {"x": (v,), "success": (v, r), "recommended": (v, r)}:
+            raise CorruptResultError(path, f"configuration {cid}: shapes {shapes} do not match {v} points x {r} runs")
+        parts.append(part)
     return {key: np.concatenate([part[key] for part in parts], axis=1) for key in ("success", "recommended")}
 
 

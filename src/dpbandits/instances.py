@@ -10,6 +10,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from .validation import brief, check_integer, check_means
+
 
 def sajed_instance(name: str, k: int) -> list[Fraction]:
     """Sajed & Sheffet (2019) instances C1-C4 for K arms, exact fractions in [1/4, 3/4].
@@ -17,8 +19,7 @@ def sajed_instance(name: str, k: int) -> list[Fraction]:
     C1: 3/4 then K-1 arms at 7/10.  C2: linear 3/4 -> 1/4.  C3: convex a(i-K)^2 + 1/4.
     C4: concave -a(i-1)^2 + 3/4, with a = 1/(2 (K-1)^2), i = 1..K.
     """
-    if k < 2:
-        raise ValueError(f"k must be >= 2, got {k}")
+    k = check_integer("k", k, low=2, limit="K")
     hi, lo = Fraction(3, 4), Fraction(1, 4)
     a = Fraction(1, 2 * (k - 1) ** 2)
     idx = range(1, k + 1)
@@ -43,15 +44,19 @@ NAMED = {
 
 def means_for(spec: dict) -> np.ndarray:
     """float64[K] means of a config instance entry (see module docstring)."""
+    if not isinstance(spec, dict):
+        raise ValueError(f"instance must be a mapping such as {{'name': 'C2', 'k': 5}}, got {brief(spec)}")
     if "means" in spec:
-        return np.asarray(spec["means"], dtype=np.float64)
+        return check_means(spec["means"])
     name = spec.get("name")
+    if not isinstance(name, str):
+        raise ValueError(f"instance name must be a string, got {name!r}")
     if name in NAMED:
         return np.asarray(NAMED[name], dtype=np.float64)
     if name in ("C1", "C2", "C3", "C4"):
         if "k" not in spec:
             raise ValueError(f"instance {name} needs k (number of arms)")
-        return np.asarray([float(x) for x in sajed_instance(name, int(spec["k"]))])
+        return np.asarray([float(x) for x in sajed_instance(name, spec["k"])])
     raise ValueError(f"instance name={name!r} is unknown; known: C1-C4, {sorted(NAMED)}")
 
 

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from .validation import brief, check_integer, check_real
+
 _PATH = re.compile(r"[\w.]+:\w+")  # dotted path of an object, "package.module:name"
 _NAME = re.compile(r"[a-z][a-z0-9_]*")  # algorithm names; the pipeline's `algorithm` wildcard is [a-z0-9_]+
 
@@ -55,21 +57,28 @@ class Param:
     def check(self, algorithm: str, name: str, value: Any) -> Any:
         """Return ``value`` if valid, else raise ``ValueError`` naming the parameter."""
         if self.choices is not None:
-            if value not in self.choices:
+            # a boolean matches only a boolean choice (True == 1 in Python)
+            if not any(value == c and isinstance(value, bool) == isinstance(c, bool) for c in self.choices):
                 raise ValueError(
-                    f"{algorithm}: parameter {name}={value!r} is not one of {list(self.choices)}"
+                    f"{algorithm}: parameter {name}={brief(value)} is not one of {list(self.choices)}"
                 )
             return value
         if isinstance(self.default, bool):
             if not isinstance(value, bool):
-                raise ValueError(f"{algorithm}: parameter {name} must be true or false, got {value!r}")
+                raise ValueError(f"{algorithm}: parameter {name} must be true or false, got {brief(value)}")
             return value
         if isinstance(self.default, (int, float)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ValueError(f"{algorithm}: parameter {name} must be a number, got {value!r}")
+            what = f"{algorithm}: parameter {name}"
+            try:
+                if isinstance(self.default, int):
+                    value = check_integer(what, value, low=-(2**63))
+                else:
+                    value = check_real(what, value)
+            except ValueError as err:
+                raise ValueError(str(err).replace(f"got {what}=", "got ")) from None
             if self.low is not None and not value > self.low:
-                raise ValueError(f"{algorithm}: parameter {name} must be > {self.low}, got {value!r}")
-            return type(self.default)(value) if isinstance(self.default, float) else value
+                raise ValueError(f"{what} must be > {self.low}, got {brief(value)}")
+            return value
         return value
 
 
@@ -79,8 +88,8 @@ class OptionalProbability(Param):
     def check(self, algorithm: str, name: str, value):
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, Real) or not 0 < value < 1:
-            raise ValueError(f"{algorithm}: parameter {name} must be None or lie in (0, 1), got {value!r}")
+        if isinstance(value, bool | np.bool_) or not isinstance(value, Real) or not 0 < value < 1:
+            raise ValueError(f"{algorithm}: parameter {name} must be None or lie in (0, 1), got {brief(value)}")
         return float(value)
 
 
@@ -282,8 +291,8 @@ def register(algorithm: Algorithm) -> Algorithm:
 
 def get(name: str, kind: str | None = None) -> Algorithm:
     """Look up an algorithm by name, raising ``ValueError`` naming ``algorithm`` if unknown."""
-    if name not in ALGORITHMS:
-        raise ValueError(f"algorithm={name!r} is unknown; known: {sorted(ALGORITHMS)}")
+    if not isinstance(name, str) or name not in ALGORITHMS:
+        raise ValueError(f"algorithm={brief(name)} is unknown; known: {sorted(ALGORITHMS)}")
     alg = ALGORITHMS[name]
     if kind is not None and alg.kind != kind:
         raise ValueError(f"algorithm={name!r} is a {alg.kind} algorithm, not {kind}")

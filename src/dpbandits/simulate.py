@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import platform
 from dataclasses import dataclass, field
 
@@ -10,7 +11,10 @@ import numpy as np
 from . import registry
 from .checkpoints import check_checkpoints, default_checkpoints
 from .seeding import config_key, run_generator
-from .validation import check_epsilon, check_horizon, check_means, check_runs, check_seed
+from .validation import check_epsilon, check_first_run, check_horizon, check_means, check_runs, check_seed
+
+log = logging.getLogger("dpbandits")
+COST_WARNING_S = 600.0  # a call estimated to take longer says so (logging, WARNING) before it starts
 
 
 @dataclass
@@ -50,9 +54,19 @@ def versions() -> dict:
     }
 
 
-def prepare(algorithm, means, horizon, epsilon, runs, seed, checkpoints, params, kind="regret"):
-    """Validate arguments; return (Algorithm, means, horizon, epsilon, runs, seed, ckpts, params, key)."""
-    alg = registry.get(algorithm, kind)
+def announce_cost(alg, pulls: int) -> float:
+    """Estimated core-seconds of ``pulls`` pulls of ``alg`` (its ``cost_ns`` hint, measured by the bench);
+    logged as a warning when above ``COST_WARNING_S``, so a horizon typo is caught before the wait."""
+    seconds = alg.cost_ns * 1e-9 * pulls
+    if seconds > COST_WARNING_S:
+        log.warning("dpbandits: %s is estimated to take about %.3g core-hours (%.3g pulls); interrupt if unintended",
+                    alg.name, seconds / 3600, pulls)
+    return seconds
+
+
+def prepare(algorithm, means, horizon, epsilon, runs, seed, checkpoints, params, first_run=0):
+    """Validate arguments; return (Algorithm, means, horizon, epsilon, run ids, seed, ckpts, params, key)."""
+    alg = registry.get(algorithm, "regret")
     means = check_means(means)
     horizon = check_horizon(horizon, means.size)
     epsilon = check_epsilon(epsilon, alg.private)
@@ -60,12 +74,15 @@ def prepare(algorithm, means, horizon, epsilon, runs, seed, checkpoints, params,
         epsilon = None  # non-private algorithms ignore epsilon; one simulation serves every epsilon
     runs = check_runs(runs)
     seed = check_seed(seed)
+    first_run = check_first_run(first_run, runs)
     ckpts = default_checkpoints(horizon) if checkpoints is None else check_checkpoints(checkpoints, horizon)
     resolved = alg.resolve(params)
     key = config_key(
         {"algorithm": alg.name, "means": means, "horizon": horizon, "epsilon": epsilon, "params": resolved}
     )
-    return alg, means, horizon, epsilon, runs, seed, ckpts, resolved, key
+    announce_cost(alg, horizon * runs)
+    run_ids = np.arange(first_run, first_run + runs)
+    return alg, means, horizon, epsilon, run_ids, seed, ckpts, resolved, key
 
 
 def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, **params):
@@ -82,16 +99,13 @@ def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, f
     checkpoints : int[C]   steps at which regret is recorded (default: ~200 log/linear points)
     **params               algorithm parameters (see ``ALGORITHMS[name].params``)
     """
-    alg, means, horizon, epsilon, runs, seed, ckpts, resolved, key = prepare(
-        algorithm, means, horizon, epsilon, runs, seed, checkpoints, params
+    alg, means, horizon, epsilon, run_ids, seed, ckpts, resolved, key = prepare(
+        algorithm, means, horizon, epsilon, runs, seed, checkpoints, params, first_run
     )
-    if isinstance(first_run, bool) or int(first_run) < 0:
-        raise ValueError(f"first_run must be a non-negative integer, got {first_run!r}")
-    k = means.size
+    runs, k = run_ids.size, means.size
     regret = np.empty((runs, ckpts.size))
     pulls = np.empty((runs, k), dtype=np.int64)
     reward_sum = np.empty(runs)
-    run_ids = np.arange(int(first_run), int(first_run) + runs)
     rngs = [run_generator(seed, key, i) for i in run_ids]
     if alg.run_batch is not None:
         regret[:], pulls[:], reward_sum[:] = alg.run_batch(means, horizon, epsilon, ckpts, rngs, resolved)

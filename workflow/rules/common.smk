@@ -6,25 +6,27 @@ from pathlib import Path
 
 from snakemake.utils import validate
 
-from dpbandits import ALGORITHMS, catalogue, plugins, readings, sources
+from dpbandits import ALGORITHMS, catalogue, planning, readings, sources
 from dpbandits.pipeline import ENTRY_POINTS
 
 try:
-    catalogue.check_schema(
-        config, str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml")
+    # schema, plugins, figure catalogue, readings and jobs (dpbandits.planning); the config's plugins
+    # join ALGORITHMS here and, through DPBANDITS_PLUGINS, in every job's process
+    PLAN = planning.plan(
+        config,
+        str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"),
+        export_plugins=True,
     )
-    # the config's plugins join ALGORITHMS here and, through DPBANDITS_PLUGINS, in every job's
-    # process; file paths are made absolute for the jobs that run elsewhere (notebooks run in notebooks/)
-    plugins.load_plugins(config.get("plugins", []), export=True)
-    config["plugins"] = [plugins.resolve(spec) for spec in config.get("plugins", [])]
-    SIMS, FIGURES = catalogue.expand(config)
-    READINGS = readings.expand_readings(
-        config, SIMS
-    )  # {slug: (Reading, {paper: figures})}; adds to SIMS
-    JOBS, WHERE = catalogue.plan_jobs(config, SIMS)
 except catalogue.ConfigError as err:
     raise ValueError(f"invalid config: {err}") from None
 validate(config, schema="../schemas/config.schema.yaml")
+SIMS, FIGURES, READINGS, JOBS, WHERE = (
+    PLAN.sims,
+    PLAN.figures,
+    PLAN.readings,
+    PLAN.jobs,
+    PLAN.where,
+)
 
 RESULTS = config.get("results", "results")
 BASE = Path(workflow.basedir)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..registry import Param
+from ..validation import brief, check_arms, check_integer, check_real, check_theta
 
 INSTANCE_SEED = 2024
 
@@ -27,8 +28,9 @@ def section5_instance(
     a_i = (1, omega_i) with omega_i ~ U[omega_low, omega_high] drawn once from
     ``numpy.random.default_rng(seed)`` (mu_i = 0.045 + 0.5 omega_i), i = 4..K.
     """
-    if k < 4:
-        raise ValueError(f"k must be >= 4, got {k}")
+    k = check_integer("k", k, low=4, limit="K")
+    seed = check_integer("seed", seed)
+    omega_low, omega_high = check_real("omega_low", omega_low), check_real("omega_high", omega_high)
     if not 0.0 <= omega_low <= omega_high <= 0.8:
         raise ValueError(f"need 0 <= omega_low <= omega_high <= 0.8, got [{omega_low}, {omega_high}]")
     omega = np.random.default_rng(seed).uniform(omega_low, omega_high, k - 3)
@@ -39,9 +41,14 @@ def section5_instance(
 def two_arm_instance(ratio: float, mu1: float = 0.5, mu2: float = 0.45) -> tuple[np.ndarray, np.ndarray]:
     """Two-armed instance of Appendix E.2 [CHOICE] (its values are lost): a_1 = (r, 0), a_2 = (0, 1),
     theta = (mu1 / r, mu2), so the means are (mu1, mu2) for every ratio r = x / y > 0."""
-    if not ratio > 0:
-        raise ValueError(f"ratio must be > 0, got {ratio!r}")
+    ratio = check_real("ratio", ratio)
+    mu1, mu2 = check_real("mu1", mu1, low=0.0, high=1.0), check_real("mu2", mu2, low=0.0, high=1.0)
+    if not 1e-12 <= ratio <= 1e12:  # theta = mu1 / ratio stays finite and the arms well scaled
+        raise ValueError(f"ratio must lie in [1e-12, 1e12], got ratio={ratio!r}")
     return np.array([[float(ratio), 0.0], [0.0, 1.0]]), np.array([mu1 / ratio, mu2])
+
+
+MAKERS = {"section5": section5_instance, "two_arm": two_arm_instance}  # named instances of instance_for
 
 
 def instance_for(spec: dict) -> tuple[np.ndarray, np.ndarray, dict]:
@@ -51,16 +58,22 @@ def instance_for(spec: dict) -> tuple[np.ndarray, np.ndarray, dict]:
     ``{"name": "two_arm", "ratio": 10, "mu1": 0.5, "mu2": 0.45}`` or
     ``{"arms": [[...], ...], "theta": [...]}``; optional ``reward`` and ``reward_width`` keys.
     """
+    if not isinstance(spec, dict):
+        raise ValueError(f"instance must be a mapping such as {{'name': 'two_arm', 'ratio': 10}}, got {brief(spec)}")
     spec = dict(spec)
     reward = {key: spec.pop(key) for key in ("reward", "reward_width") if key in spec}
     if "arms" in spec:
-        return np.asarray(spec.pop("arms"), dtype=float), np.asarray(spec.pop("theta"), dtype=float), reward
+        if "theta" not in spec:
+            raise ValueError("instance with arms needs theta")
+        arms = check_arms(spec.pop("arms"))
+        return arms, check_theta(spec.pop("theta"), arms.shape[1]), reward
     name = spec.pop("name", None)
-    makers = {"section5": section5_instance, "two_arm": two_arm_instance}
-    if name not in makers:
-        raise ValueError(f"instance name={name!r} is unknown; known: {sorted(makers)} or arms/theta")
+    if not isinstance(name, str | None):
+        raise ValueError(f"instance name must be a string, got {name!r}")
+    if name not in MAKERS:
+        raise ValueError(f"instance name={name!r} is unknown; known: {sorted(MAKERS)} or arms/theta")
     try:
-        arms, theta = makers[name](**spec)
+        arms, theta = MAKERS[name](**spec)
     except TypeError as err:
         raise ValueError(f"instance {name}: {err}") from None
     return arms, theta, reward

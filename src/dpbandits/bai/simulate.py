@@ -15,7 +15,7 @@ import numpy as np
 from .. import registry
 from ..seeding import config_key, run_generator
 from ..simulate import versions
-from ..validation import check_epsilon, check_runs, check_seed
+from ..validation import check_arms, check_budget, check_epsilon, check_first_run, check_runs, check_seed, check_theta
 from .table import RewardTable, UniformTable, reward_bounds
 
 
@@ -45,34 +45,6 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
     return centre - half, centre + half
 
 
-def check_arms(arms) -> np.ndarray:
-    """float64[K, d] finite feature vectors, K >= 2, d >= 1."""
-    a = np.asarray(arms, dtype=np.float64)
-    if a.ndim != 2 or a.shape[0] < 2 or a.shape[1] < 1:
-        raise ValueError(f"arms must have shape (K, d) with K >= 2 and d >= 1, got {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError("arms must be finite")
-    return a
-
-
-def check_theta(theta, d: int) -> np.ndarray:
-    """float64[d] finite parameter vector matching the arms' dimension."""
-    t = np.asarray(theta, dtype=np.float64)
-    if t.shape != (d,):
-        raise ValueError(f"theta must have shape ({d},) to match arms, got {t.shape}")
-    if not np.all(np.isfinite(t)):
-        raise ValueError("theta must be finite")
-    return t
-
-
-def check_budget(budget) -> int:
-    """Positive integer budget T; each algorithm also checks T against its schedule (DP-BAI can
-    run with T < K since it pulls only Max-Det collections)."""
-    if isinstance(budget, bool) or not float(budget).is_integer() or int(budget) < 1:
-        raise ValueError(f"budget must be a positive integer, got {budget!r}")
-    return int(budget)
-
-
 def simulate_bai(
     algorithm, arms, theta, budget, epsilon, runs, seed, first_run=0, *, reward="uniform",
     reward_width=None, **params,
@@ -88,7 +60,7 @@ def simulate_bai(
     epsilon : float      privacy parameter > 0 (ignored, may be None, for non-private algorithms)
     runs : int           number of runs; run i uses ``run_generator(seed, config_key, i)``
     seed : int           root seed
-    reward : str         "uniform": U[0, 2 mu_i] [CHOICE, spec A7]; "uniform_centered":
+    reward : str         "uniform": U[0, 2 mu_i] (a reconstruction, docs/reconstructions.md); "uniform_centered":
                          U[mu_i - w, mu_i + w] with w = ``reward_width``
     **params             algorithm parameters (see ``ALGORITHMS[name].params``)
     """
@@ -102,8 +74,7 @@ def simulate_bai(
     if not alg.private:
         epsilon = None  # non-private algorithms ignore epsilon; one simulation serves every epsilon
     runs, seed = check_runs(runs), check_seed(seed)
-    if isinstance(first_run, bool) or not float(first_run).is_integer() or int(first_run) < 0:
-        raise ValueError(f"first_run must be a non-negative integer, got {first_run!r}")
+    first_run = check_first_run(first_run, runs)
     resolved = alg.resolve(params)
     key = config_key(
         {
@@ -111,7 +82,7 @@ def simulate_bai(
             "reward": reward, "reward_width": reward_width, "params": resolved,
         }
     )
-    run_ids = np.arange(int(first_run), int(first_run) + runs)
+    run_ids = np.arange(first_run, first_run + runs)
     rngs = (run_generator(seed, key, i) for i in run_ids)
     recommended = alg.run(
         arms, budget, epsilon, rngs, resolved, lambda rng: UniformTable(lo, hi, budget, rng)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..validation import brief, check_real
+
 REWARDS = ("uniform", "uniform_centered")
 ROUNDOFF = 1e-9
 
@@ -99,11 +101,12 @@ def reward_bounds(means: np.ndarray, reward: str = "uniform", width: float | Non
             raise ValueError("reward_width is only used with reward='uniform_centered'")
         lo, hi = np.zeros_like(means), 2.0 * means
     elif reward == "uniform_centered":
-        if width is None or isinstance(width, bool) or not 0 <= float(width) <= 0.5:
-            raise ValueError(f"reward_width must be a number in [0, 0.5], got {width!r}")
-        lo, hi = means - float(width), means + float(width)
+        if width is None:
+            raise ValueError("reward_width: reward='uniform_centered' needs a width in [0, 0.5]")
+        width = check_real("reward_width", width, low=0.0, high=0.5)
+        lo, hi = means - width, means + width
     else:
-        raise ValueError(f"reward={reward!r} is not one of {list(REWARDS)}")
+        raise ValueError(f"reward={brief(reward)} is not one of {list(REWARDS)}")
     if np.any(lo < -ROUNDOFF) or np.any(hi > 1 + ROUNDOFF):
         raise ValueError(
             f"theta: means arms @ theta = {means.tolist()} give reward supports outside [0, 1] "

@@ -19,9 +19,10 @@ __all__ = ["argmax_ties", "simulate"]
 
 def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, **params):
     """Reference twin of :func:`dpbandits.simulate` (same arguments, same result type)."""
-    alg, means, horizon, epsilon, runs, seed, ckpts, resolved, key = prepare(
-        algorithm, means, horizon, epsilon, runs, seed, checkpoints, params
+    alg, means, horizon, epsilon, run_ids, seed, ckpts, resolved, key = prepare(
+        algorithm, means, horizon, epsilon, runs, seed, checkpoints, params, first_run
     )
+    runs = run_ids.size
     twin = alg.reference_class()
     if twin is None:
         raise ValueError(f"algorithm={alg.name!r} has no reference twin (Algorithm.reference)")
@@ -29,7 +30,6 @@ def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, f
     regret = np.empty((runs, ckpts.size))
     pulls = np.zeros((runs, means.size), dtype=np.int64)
     reward_sum = np.zeros(runs)
-    run_ids = np.arange(first_run, first_run + runs)
     for j, i in enumerate(run_ids):
         rng = run_generator(seed, key, i)
         policy = twin(means.size, horizon, epsilon, rng, resolved)
