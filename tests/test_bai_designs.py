@@ -1,4 +1,4 @@
-"""Max-Det collections, dimensionality reduction and G-optimal designs (spec P1-P3, T6, T7)."""
+"""Max-Det collections, dimensionality reduction and G-optimal designs."""
 
 import itertools
 import math

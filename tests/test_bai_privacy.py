@@ -1,4 +1,4 @@
-"""Privacy structure of the BAI algorithms on explicit reward tables (spec §4, T1-T3, T5)."""
+"""Privacy structure of the BAI algorithms on explicit reward tables (Chen et al. 2024, Section 4 and Appendix)."""
 
 import math
 
@@ -159,7 +159,7 @@ def test_huge_epsilon_is_noiseless():
 
 
 def test_ratio_one_couples_dp_bai_and_dp_od():
-    """At r = 1 DP-BAI and DP-OD make the same pulls and the same noise draws (spec §3.3)."""
+    """At r = 1 DP-BAI and DP-OD make the same pulls and the same noise draws."""
     arms, theta = two_arm_instance(1)
     agree = 0
     for seed in range(200):

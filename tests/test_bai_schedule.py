@@ -1,4 +1,4 @@
-"""Phase schedules (spec §2.2 test vectors, T8) and OD-LinBAI phase budgets."""
+"""Phase schedules (test vectors of the reconstructed schedules, docs/reconstructions.md) and OD-LinBAI phase budgets."""
 
 import pytest
 

@@ -28,7 +28,7 @@ def test_registered():
 
 
 def test_laplace_difference_closed_form():
-    """Deterministic rewards: DP-BAI errs iff Lap noise difference exceeds the gap (spec §3.3)."""
+    """Deterministic rewards: DP-BAI errs iff Lap noise difference exceeds the gap."""
     arms, theta = two_arm_instance(4)
     runs, budget, eps = 4000, 100, 0.5
     n = math.ceil((budget - 2) / 2)

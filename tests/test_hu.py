@@ -98,7 +98,7 @@ def test_bad_input_names_the_argument(name, kwargs, word):
             sim(name, **args, **params)
 
 
-# ---------------------------------------------------------------- lazy epochs (spec §2.0, §5.2)
+# ---------------------------------------------------------------- lazy epochs
 
 
 @pytest.mark.parametrize("name", LAZY)
@@ -328,7 +328,7 @@ def test_run_length_stops_at_the_round_before_the_leader_changes():
     assert np.argmax(index[-1]) == 1 and 990 <= 10 + m <= 1001
 
 
-# ---------------------------------------------------------------- AdaP-KLUCB (spec §2.3)
+# ---------------------------------------------------------------- AdaP-KLUCB
 
 
 def adap(means, horizon, epsilon, checkpoints, seed, tie_break="random"):

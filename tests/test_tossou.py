@@ -223,7 +223,7 @@ def test_ucb_beats_round_robin_and_respects_bound():
 
 
 def test_private_ucb_bonus_dominates_allocation():
-    # With the reconstructed bonus c_t/n (spec §3.5) the indices balance when
+    # With the reconstructed bonus c_t/n (docs/reconstructions.md) the indices balance when
     # c_t (1/n2 - 1/n1) ~= Delta, i.e. n1 - n2 ~= Delta n1 n2 / c_t: almost round robin.
     horizon, k, eps = 5000, 2, 1.0
     r = dpbandits.simulate("private_ucb", NAMED["tossou_2arm"], horizon, eps, runs=5, seed=0)
