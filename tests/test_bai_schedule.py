@@ -1,4 +1,4 @@
-"""Phase schedules (test vectors of the reconstructed schedules, docs/reconstructions.md) and OD-LinBAI phase budgets."""
+"""Phase schedules (test vectors of the reconstructed schedules, docs/reconstructions.md); OD-LinBAI budgets."""
 
 import pytest
 

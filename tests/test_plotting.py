@@ -148,7 +148,7 @@ def test_identity_is_defined_for_every_algorithm_and_deterministic():
 
 def test_new_algorithm_gets_an_identity_without_changing_the_others(monkeypatch):
     before = {name: style.identity(name) for name in registry.ALGORITHMS}
-    new = registry.Algorithm(name="zz_new", kind="regret", label="New", private=True, run=lambda *a: None)
+    new = registry.Algorithm(name="zz_new", kind="regret", label="New", private=False, run=lambda *a: None)
     monkeypatch.setitem(registry.ALGORITHMS, "zz_new", new)
     ident = style.identity("zz_new")
     assert ident == style.identity("zz_new") and ident.label == "New"

@@ -23,7 +23,8 @@ EXAMPLE = ROOT / "examples" / "dpse_halving"
 def isolated(monkeypatch):
     """Restore the registry, the plugin records and DPBANDITS_PLUGINS, and forget the plugin modules."""
     saved = dict(registry.ALGORITHMS), dict(plugins.PLUGINS), dict(plugins._ORIGINS), dict(plugins.FILES)
-    monkeypatch.delenv(plugins.ENV, raising=False)
+    monkeypatch.setenv(plugins.ENV, "")  # recorded, so that teardown also undoes load_plugins(export=True)
+    monkeypatch.delenv(plugins.ENV)
     yield
     for live, old in zip((registry.ALGORITHMS, plugins.PLUGINS, plugins._ORIGINS, plugins.FILES), saved, strict=True):
         live.clear()
@@ -211,3 +212,19 @@ def test_bad_specs_fail_naming_them(isolated, tmp_path):
     bad = smoke_config(plugins=["nocolon"])
     with pytest.raises(catalogue.ConfigError, match="plugins"):
         catalogue.check_schema(bad, str(ROOT / "workflow/schemas/config.schema.yaml"))
+
+
+def test_config_file_plugin_is_planned_by_the_workflow(tmp_path):
+    """`snakemake -n` with a plugin named in the config plans its simulations, and the audit and cross-paper
+    jobs take the plugin's file as an input (editing it reruns them)."""
+    from test_pipeline import _copy_repo, _run
+
+    repo = _copy_repo(tmp_path)
+    (repo / "etc.py").write_text(NUMBA_PLUGIN)
+    (repo / "plug.yaml").write_text(yaml.safe_dump({"plugins": ["etc.py:ALGORITHM"]}))
+    out = _run([sys.executable, "-m", "snakemake", "-n", "audit", "crosspaper", "--configfile", "config/smoke.yaml",
+                "plug.yaml"], repo).stdout
+    plugin_file = str(repo / "etc.py")
+    audit_block = out[out.index("rule audit:"):].split("\n\n")[0]
+    assert plugin_file in audit_block
+    assert "results/sims/etc/" in out

@@ -158,16 +158,25 @@ def submodules(package: str) -> list[str]:
 
 
 @cache
-def algorithm_sources(name: str) -> list[str]:
-    """Every file a simulation job of algorithm ``name`` runs: its closure and the entry point's (a plugin:
-    its own files, see :data:`dpbandits.plugins.FILES`, and the package modules they import)."""
-    from .pipeline import ENTRY_POINTS
+def algorithm_files(name: str) -> list[str]:
+    """Every file algorithm ``name``'s own code can reach: its module's closure (a plugin: its own files,
+    see :data:`dpbandits.plugins.FILES`, and the package modules they import)."""
     from .registry import get
 
     alg = get(name)
     if module_file(alg.module) is not None:
-        return closure(alg.module, ENTRY_POINTS[alg.kind])
-    from .plugins import FILES  # a plugin: its own files, the package modules they import, the core
+        return closure(alg.module)
+    from .plugins import FILES
 
     own = FILES[name]
-    return sorted({*own, *(f for path in own for f in script_sources(path)), *closure(ENTRY_POINTS[alg.kind])})
+    return sorted({*own, *(f for path in own for f in script_sources(path))})
+
+
+@cache
+def algorithm_sources(name: str) -> list[str]:
+    """Every file a simulation job of algorithm ``name`` runs: :func:`algorithm_files` and the closure of
+    its kind's entry point (:data:`dpbandits.pipeline.ENTRY_POINTS`)."""
+    from .pipeline import ENTRY_POINTS
+    from .registry import get
+
+    return sorted({*algorithm_files(name), *closure(ENTRY_POINTS[get(name).kind])})

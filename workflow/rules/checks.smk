@@ -46,10 +46,13 @@ rule claims:
 # The audit runs every registered algorithm and every reference twin.
 rule audit:
     input:
-        sources.closure(
-            "dpbandits.audit",
-            *(alg.module for alg in ALGORITHMS.values()),
-            *sources.submodules("dpbandits.reference"),
+        sorted(
+            {
+                *sources.closure(
+                    "dpbandits.audit", *sources.submodules("dpbandits.reference")
+                ),
+                *(f for name in ALGORITHMS for f in sources.algorithm_files(name)),
+            }
         ),
     output:
         csv=report(
