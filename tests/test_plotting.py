@@ -210,3 +210,17 @@ def test_crosspaper_heatmap_is_annotated_and_ordered(tmp_path):
     with Image.open(out["png"]) as img:
         assert img.info["dpi"][0] >= 200
     plt.close(mfig)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e3, 1e4])
+def test_axis_labels_stay_on_the_canvas(figures, scale):
+    """Regret up to 5e5 (Sajed's Figure 1) keeps its tick labels and y label inside the figure."""
+    fig = figures["sajed2019"]["fig01"]
+    table = regret_table(fig)
+    table[["mean", "sem", "std", "min", "max", "bound"]] *= scale
+    mfig = plotting.regret_figure(fig, table)
+    renderer = mfig.canvas.get_renderer()
+    for ax in mfig.axes:
+        box = ax.get_tightbbox(renderer)  # axes, tick labels, axis labels and offset text, in pixels
+        assert box.x0 >= 0 and box.y1 <= mfig.bbox.height, (scale, box)
+    plt.close(mfig)

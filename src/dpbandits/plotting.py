@@ -178,8 +178,11 @@ def regret_figure(fig: Figure, table: pd.DataFrame):
             ax.set_xscale(fig.spec.get("xscale", "linear"))
             ax.set_yscale(fig.spec.get("yscale", "linear"))
             top = (sub["max"] if band == "minmax" else sub["mean"] + sub["sem" if band == "none" else band]).max()
-            if fig.spec.get("yscale", "linear") == "linear" and np.isfinite(top) and top > 0:
-                ax.set_ylim(0, 1.15 * top)  # bounds may lie far above the data: clip them
+            if fig.spec.get("yscale", "linear") == "linear":
+                if np.isfinite(top) and top > 0:
+                    ax.set_ylim(0, 1.15 * top)  # bounds may lie far above the data: clip them
+                # 5-digit and longer tick labels as a x 10^k offset, so they fit the fixed left margin
+                ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 4), useMathText=True)
             ax.set_title(panel.title or instance_label(panel.instance))
         _label_axes(axes, cols, len(fig.panels), "t", "cumulative pseudo-regret")
         handles = _legend_handles(dict.fromkeys(table["algorithm"]), styles, bounds)
