@@ -8,7 +8,7 @@ import numpy as np
 
 from . import plotting, style
 from .catalogue import Figure
-from .io import CorruptResultError, load_groups, load_member
+from .io import check_bai_shapes, load_groups, load_member
 
 
 def load_bai(paths, cid: str) -> dict[str, np.ndarray]:
@@ -16,10 +16,7 @@ def load_bai(paths, cid: str) -> dict[str, np.ndarray]:
     parts = []
     for path in paths:
         meta, part = load_member(path, cid)
-        v, r = len(meta.get("points", [])), len(meta.get("run_ids", []))
-        shapes = {key: part[key].shape if key in part else None for key in ("x", "success", "recommended")}
-        if shapes != {"x": (v,), "success": (v, r), "recommended": (v, r)}:
-            raise CorruptResultError(path, f"configuration {cid}: shapes {shapes} do not match {v} points x {r} runs")
+        check_bai_shapes(path, cid, meta, part)
         parts.append(part)
     return {key: np.concatenate([part[key] for part in parts], axis=1) for key in ("success", "recommended")}
 

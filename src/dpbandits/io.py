@@ -166,3 +166,11 @@ def _check_shapes(path, cid: str, meta: dict, part: dict[str, np.ndarray]) -> No
         raise CorruptResultError(path, f"configuration {cid}: incomplete meta or arrays ({err!r})") from None
     if bad:
         raise CorruptResultError(path, f"configuration {cid}: shapes {bad} do not match its meta {expected}")
+
+
+def check_bai_shapes(path, cid: str, meta: dict, part: dict[str, np.ndarray]) -> None:
+    """The arrays of BAI configuration ``cid`` have the shapes its meta implies (V points, R runs)."""
+    v, r = len(meta.get("points", [])), len(meta.get("run_ids", []))
+    shapes = {key: part[key].shape if key in part else None for key in ("x", "success", "recommended")}
+    if shapes != {"x": (v,), "success": (v, r), "recommended": (v, r)}:
+        raise CorruptResultError(path, f"configuration {cid}: shapes {shapes} do not match {v} points x {r} runs")
