@@ -246,3 +246,22 @@ def test_bad_params():
                        ((2, 1, 1.0, 1.0), "beta")]:
         with pytest.raises(ValueError, match=name):
             epoch_schedule(*args)
+
+
+def test_epoch_release_adds_laplace_of_its_scale_to_each_viable_mean():
+    """The release of DP-SE and DP-SE 2 (one draw site, bandits/_release.py): noisy mean = sum / n + Lap(scale)
+    for the viable arms only, in order, returning the largest. A scale off by 2 is rejected (control)."""
+    from scipy import stats
+
+    from dpbandits.bandits._release import noisy_means
+
+    rng, scale, n = np.random.default_rng(11), 0.05, 100
+    sums, arms, noisy = np.array([30.0, 12.0, 50.0]), np.array([2, 0, 1]), np.full(3, -7.0)
+    noise = []
+    for _ in range(3000):
+        top = noisy_means(sums, n, arms, 2, scale, rng, noisy)
+        assert top == max(noisy[2], noisy[0]) and noisy[1] == -7.0  # arm 1 is not viable: untouched
+        noise += [noisy[2] - 0.5, noisy[0] - 0.3]
+    assert stats.kstest(noise, stats.laplace(scale=scale).cdf).pvalue > 1e-3
+    assert stats.kstest(noise, stats.laplace(scale=scale / 2).cdf).pvalue < 1e-9
+    assert stats.kstest(2 * np.asarray(noise), stats.laplace(scale=scale).cdf).pvalue < 1e-9

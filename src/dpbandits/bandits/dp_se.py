@@ -26,6 +26,7 @@ from numba import njit
 from ..audit_tables import threshold_candidates
 from ..registry import Algorithm, Audit, Bound, OptionalProbability, Param, register
 from ._kernels import fill_linear, fill_round_robin, finish_round_robin, resolve_beta
+from ._release import noisy_means
 
 NOISE_SCALE_USES = ("r", "R_e")
 
@@ -106,12 +107,7 @@ def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng)
         t += m * n_e
         if t == horizon:  # stop at T: the release and elimination would come after the cut
             break
-        scale = release_scale(epsilon, big_r, scale_by_real)
-        top = -np.inf
-        for j in range(m):
-            a = arms[j]
-            noisy[a] = sums[a] / n_e + rng.laplace(0.0, scale)
-            top = max(top, noisy[a])
+        top = noisy_means(sums, n_e, arms, m, release_scale(epsilon, big_r, scale_by_real), rng, noisy)
         threshold = 2.0 * h + 2.0 * c_e
         kept = 0
         for j in range(m):

@@ -33,6 +33,7 @@ from ..mechanisms import laplace_scale
 from ..registry import ALGORITHMS, Algorithm, Audit, OptionalProbability, Param, register
 from ..stopping import svt_scales
 from ._kernels import fill_linear, fill_round_robin, finish_round_robin, resolve_beta
+from ._release import noisy_means
 
 SCHEDULES = ("pow2", "pow2plus1")
 #: (Hoeffding multiplier M in the halting test, coefficient C of ln(4K|S|/beta)/eps in c_r)
@@ -112,11 +113,7 @@ def dp_se2_kernel(means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, sv
                 break
         if not halted:
             break
-        top = -np.inf
-        for j in range(m):
-            a = arms[j]
-            noisy[a] = sums[a] / r + rng.laplace(0.0, hist_unit / r)
-            top = max(top, noisy[a])
+        top = noisy_means(sums, r, arms, m, hist_unit / r, rng, noisy)
         threshold = 2.0 * h + 4.0 * math.log(4.0 * k * m / beta) / (epsilon * r)
         kept = 0
         for j in range(m):
