@@ -7,7 +7,9 @@ one mutant at a time to a scratch copy of the repository, runs the tests that ex
     python tests/noise_mutants.py            # every mutant; prints one line per mutant and the kill rate
     python tests/noise_mutants.py dp_se      # the mutants of the sites whose name contains "dp_se"
 
-Not part of ``pytest`` (each mutant recompiles its kernels in the copy: about a minute apiece).
+The tests are first run without a mutant (they must pass, else no kill rate is reported). Not part of
+``pytest`` (each mutant recompiles its kernels in the copy, 10-80 s apiece); ``.ci/run`` runs it after
+the test suite and fails if a mutant survives.
 """
 
 from __future__ import annotations
@@ -75,6 +77,15 @@ def copy_repo(dest: Path) -> None:
             shutil.copy2(ROOT / f, dest / f)
 
 
+def pytest(tests: list[str], scratch: Path) -> tuple[bool, str]:
+    """(passed, first failing test or '') of ``pytest -x`` on ``tests`` in ``scratch``."""
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-n", "2",
+                           *[f"tests/{t}" for t in tests]], cwd=scratch, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(scratch / "src")}, timeout=1800)
+    failed = [line.split()[1] for line in proc.stdout.splitlines() if line.startswith("FAILED")]
+    return proc.returncode == 0, failed[0] if failed else ""
+
+
 def run(site: str, file: str, old: str, new: str, tests: list[str], scratch: Path) -> tuple[bool, str, float]:
     """(killed, first failing test or '', seconds) of one mutant, applied to ``scratch`` and undone after."""
     path = scratch / PKG / file
@@ -84,13 +95,10 @@ def run(site: str, file: str, old: str, new: str, tests: list[str], scratch: Pat
     path.write_text(text.replace(old, new))
     start = time.time()
     try:
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-n", "2",
-                               *[f"tests/{t}" for t in tests]], cwd=scratch, capture_output=True, text=True,
-                              env={**os.environ, "PYTHONPATH": str(scratch / "src")}, timeout=1800)
+        passed, failed = pytest(tests, scratch)
     finally:
         path.write_text(text)
-    failed = [line.split()[1] for line in proc.stdout.splitlines() if line.startswith("FAILED")]
-    return proc.returncode != 0, failed[0] if failed else "", time.time() - start
+    return not passed, failed, time.time() - start
 
 
 def main(filters: list[str]) -> int:
@@ -98,6 +106,10 @@ def main(filters: list[str]) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         copy_repo(scratch)
+        passed, failed = pytest(sorted({t for m in chosen for t in m[4]}), scratch)
+        if not passed:  # a mutant counts as killed only if the same tests pass without it
+            print(f"the unmutated tests fail ({failed}): no kill rate")
+            return 2
         killed = 0
         for site, file, old, new, tests in chosen:
             dead, by, seconds = run(site, file, old, new, tests, scratch)

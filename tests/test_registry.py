@@ -4,6 +4,7 @@ import importlib
 import inspect
 import pkgutil
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -96,3 +97,17 @@ def test_bad_definitions_fail_naming_the_algorithm(changes, message):
     Algorithm(**good)
     with pytest.raises(ValueError, match=f"{changes.get('name', 'mine')}'?: .*{message}"):
         Algorithm(**{**good, **changes})
+
+
+def test_every_private_algorithm_has_a_noise_mutant():
+    """tests/noise_mutants.py (run by CI) halves each noise draw site; every private algorithm of the
+    registry must run the code of at least one of them, so a new private algorithm needs its mutants."""
+    from noise_mutants import MUTANTS, PKG
+
+    from dpbandits import sources
+
+    mutated = {str(Path(sources.PACKAGE) / file) for _, file, *_ in MUTANTS}
+    for name, alg in ALGORITHMS.items():
+        if alg.private:
+            assert mutated & set(sources.algorithm_files(name)), f"{name}: no noise mutant in tests/noise_mutants.py"
+    assert all((Path(__file__).parents[1] / PKG / file).is_file() for _, file, *_ in MUTANTS)
