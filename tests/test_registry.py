@@ -111,3 +111,14 @@ def test_every_private_algorithm_has_a_noise_mutant():
         if alg.private:
             assert mutated & set(sources.algorithm_files(name)), f"{name}: no noise mutant in tests/noise_mutants.py"
     assert all((Path(__file__).parents[1] / PKG / file).is_file() for _, file, *_ in MUTANTS)
+
+
+def test_reference_twins_share_no_code_with_the_fast_kernels():
+    """A twin reaches neither dpbandits.bandits nor dpbandits.bai (constants named in a paper are written out
+    again), so a bug in the fast side's formulas cannot pass the parity tests by being shared."""
+    from dpbandits import sources
+
+    fast = (str(Path(sources.PACKAGE) / "bandits"), str(Path(sources.PACKAGE) / "bai"))
+    for mod in pkgutil.iter_modules(reference.__path__):
+        reached = sources.closure(f"dpbandits.reference.{mod.name}")
+        assert not [f for f in reached if f.startswith(fast)], mod.name

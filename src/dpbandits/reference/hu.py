@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 
-from ..bandits.lazy_dp_ts import LOG_SCALES
 from ..klucb import klucb_upper
 from ._policy import argmax_ties
 
@@ -65,7 +64,8 @@ class LazyDPTS(_LazyEpochs):
 
     def __init__(self, k, horizon, epsilon, rng, params):
         super().__init__(k, epsilon, rng, params)
-        self.log_scale = LOG_SCALES[params["bonus_log"]]
+        # log t = ln t times this factor, in the base the bonus_log reading names
+        self.log_scale = {"ln": 1.0, "log2": 1.0 / math.log(2.0), "log10": 1.0 / math.log(10.0)}[params["bonus_log"]]
 
     def select(self, t):
         if t <= self.k:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import math
 
-from ..bandits._kernels import resolve_beta
-from ..bandits.dp_ucb import gamma_bonus
 from ..mechanisms import BinaryTreeCounter, tree_levels
 from ._policy import argmax_ties
 
@@ -21,7 +19,7 @@ class DPSE:
 
     def __init__(self, k, horizon, epsilon, rng, params):
         self.eps, self.rng, self.horizon = epsilon, rng, horizon
-        self.beta = resolve_beta(params["beta"], horizon)
+        self.beta = 1.0 / horizon if params["beta"] is None else params["beta"]  # None: beta = 1/T
         self.by_real = params["noise_scale_uses"] == "R_e"
         self.S = list(range(k))
         self.t = 0
@@ -73,8 +71,11 @@ class DPUCB:
         self.k = k
         levels = tree_levels(horizon)
         self.trees = [BinaryTreeCounter(levels / epsilon, rng, levels) for _ in range(k)]
-        self.gamma = gamma_bonus(k, horizon, epsilon, resolve_beta(params["beta"], horizon),
-                                 params["gamma_log"], params["gamma_denominator"])
+        beta = 1.0 / horizon if params["beta"] is None else params["beta"]  # None: beta = 1/T
+        # Gamma = (log T)^2 ln(K T ln T / beta) / eps (thesis Algorithm 6, line 3; docs/reconstructions.md)
+        log_t = math.log(horizon) if params["gamma_log"] == "e" else math.log2(horizon)
+        self.gamma = log_t**2 * math.log(k * horizon * math.log(horizon) / beta) / (
+            epsilon if params["gamma_denominator"] == "eps" else 2.0)
         self.n = [0] * k
         self.released = [0.0] * k
         self.rng = rng

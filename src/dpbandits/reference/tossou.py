@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-from ..bandits.dp_ucb_int import interval
 from ..mechanisms import BinaryTreeCounter, HybridCounter, tree_bits
 from ._policy import argmax_ties
 
@@ -95,12 +94,22 @@ class DPUCBTossou(_Counts):
             self.y[i] = self.counters[i].insert(r if i == a else 0.0)
 
 
+def interval_length(epsilon, delta, v, eps_log):
+    """f = ceil(1/eps'), eps' = sqrt((L + 4 eps)/(8 zeta(v))) - sqrt(L/(8 zeta(v))), L = log(1/delta) in the
+    base ``eps_log`` names (Tossou & Dimitrakakis 2016, Corollary 3.2), written out apart from the kernel."""
+    from scipy.special import zeta
+
+    big_l = math.log(1.0 / delta) / math.log({"ln": math.e, "log2": 2.0, "log10": 10.0}[eps_log])
+    z = float(zeta(v, 1))
+    return math.ceil(1.0 / (math.sqrt((big_l + 4.0 * epsilon) / (8.0 * z)) - math.sqrt(big_l / (8.0 * z))))
+
+
 class DPUCBInt(_Counts):
     """Algorithm 3 with the interval f = ceil(1/eps') of Corollary 3.2."""
 
     def __init__(self, k, horizon, epsilon, rng, params):
         super().__init__(k, rng, params)
-        _, self.f = interval(epsilon, params)
+        self.f = interval_length(epsilon, params["delta"], params["v"], params["eps_log"])
         self.v, self.update_rule = params["v"], params["int_update"]
         self.last = [0] * k
         self.mean = [0.0] * k
