@@ -126,10 +126,7 @@ def _checked(check, key: str, value):
 
 
 def _epsilon(value, key: str) -> float:
-    try:
-        return check_epsilon(value)
-    except ValueError as err:
-        raise ConfigError(f"{key}: {err}") from None
+    return _checked(check_epsilon, key, value)
 
 
 def _curves(spec, kind: str):
