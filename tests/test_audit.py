@@ -21,8 +21,8 @@ from dpbandits.audit import (
 )
 from dpbandits.audit_tables import threshold_candidates
 
-# Audited at the default trials (the power run below); every other private algorithm of the registry is
-# audited by test_every_private_algorithm_passes_and_its_control_is_flagged at fewer trials.
+# Audited at the default trials (the power run below); every private algorithm of the registry is also audited
+# at fewer trials by the contract (tests/test_contract.py).
 PRIVATE = ["dp_ucb_bound", "dp_ucb_tossou", "dp_ucb_int", "private_ucb"]
 
 
@@ -102,26 +102,6 @@ def test_under_noised_control_is_flagged(name):
     assert r.verdict == "violation", r
     assert r.loss_lower > 3.0
     assert r.loss_estimate >= r.loss_lower
-
-
-# Trials per algorithm, where the default of the registry-wide test is not enough (or more than needed).
-TRIALS = {"adap_klucb": 2000, "dp_se": 300, "dp_se2_modified": 500, "dp_bai": 400}
-
-
-@pytest.mark.parametrize("name", [n for n, a in dpbandits.ALGORITHMS.items() if a.private and n not in PRIVATE])
-def test_every_private_algorithm_passes_and_its_control_is_flagged(name):
-    # every private algorithm of the registry, at its Audit plan's epsilon: the real one is consistent and
-    # the control's bound exceeds epsilon by > 1, unless the plan states why the control cannot be flagged
-    plan = dpbandits.ALGORITHMS[name].audit
-    epsilon = plan.epsilon or 1.0
-    trials = TRIALS.get(name, 1000)
-    real = audit_algorithm(name, epsilon, trials, seed=4)
-    control = audit_algorithm(name, epsilon, trials, seed=4, noise_factor=CONTROL_NOISE_FACTOR)
-    assert real.verdict == "consistent", real
-    if plan.control:
-        assert control.verdict == "consistent" and plan.control in control.notes, control
-    else:
-        assert control.verdict == "violation" and control.loss_lower > epsilon + 1.0, control
 
 
 def test_dp_se_audit_uses_the_threshold_table():

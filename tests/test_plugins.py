@@ -2,6 +2,7 @@
 
 import importlib
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -228,3 +229,53 @@ def test_config_file_plugin_is_planned_by_the_workflow(tmp_path):
     audit_block = out[out.index("rule audit:"):].split("\n\n")[0]
     assert plugin_file in audit_block
     assert "results/sims/etc/" in out
+
+
+SLOPPY_PLUGIN = '''
+"""A private plugin that skips parts of the contract: its run is UCB but its twin always pulls arm 0, its
+label parameter takes anything and it adds no noise (so its audit fails)."""
+from dpbandits.plugins import per_step
+from dpbandits.reference.tossou import UCB
+from dpbandits.registry import Algorithm, Param
+
+
+class FirstArm:
+    def __init__(self, k, horizon, epsilon, rng, params):
+        pass
+
+    def select(self, t):
+        return 0
+
+    def update(self, arm, reward):
+        pass
+
+
+ALGORITHM = Algorithm(name="sloppy", kind="regret", label="Sloppy", private=True, run=per_step(UCB),
+                      reference=FirstArm, params={"tie_break": Param("random", ("random", "first")),
+                                                  "label": Param("x")})
+'''
+
+
+def _contract(plugin: str, name: str) -> subprocess.CompletedProcess:
+    """tests/test_contract.py on the algorithm ``name`` of ``plugin`` (DPBANDITS_PLUGINS), in a fresh process."""
+    env = {**os.environ, plugins.ENV: plugin}
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                           str(ROOT / "tests" / "test_contract.py"), "-k", name],
+                          capture_output=True, text=True, cwd=ROOT, env=env)
+
+
+def test_the_contract_checks_plugins_and_fails_the_parts_they_skip(tmp_path):
+    # the README's example passes every part; a plugin that skips parts fails exactly those, not silently
+    good = _contract(f"{EXAMPLE / 'dpse_halving.py'}:ALGORITHM", "dpse_halving")
+    assert good.returncode == 0, good.stdout[-3000:]
+    assert " passed" in good.stdout and "skipped" not in good.stdout and "dpse_halving" not in good.stderr
+    path = tmp_path / "sloppy.py"
+    path.write_text(SLOPPY_PLUGIN)
+    bad = _contract(f"{path}:ALGORITHM", "sloppy")
+    failed = set(re.findall(r"^FAILED tests/test_contract.py::(\w+)\[sloppy", bad.stdout, re.M))
+    assert failed == {
+        "test_fast_kernel_and_twin_sample_the_same_distribution",  # the twin is another policy
+        "test_bad_parameter_values_are_named",  # `label` accepts anything
+        "test_private_algorithm_passes_its_audit_and_its_control_is_flagged",  # no noise
+    }, bad.stdout[-3000:]
+    assert re.search(r"PASSED|passed", bad.stdout)  # the parts it does keep (its twin, its argument checks)

@@ -158,7 +158,12 @@ class Algorithm:
     ``update(arm, reward)``, or its dotted path ``"package.module:Class"``, imported on first use by
     :meth:`reference_class`), which ``dpbandits.reference.simulate`` and the privacy audit run; every
     private regret algorithm has one; ``audit``, how :mod:`dpbandits.audit` audits it (:class:`Audit`);
-    ``bound``, its paper's regret bound with explicit constants (:class:`Bound`), or None.
+    ``bound``, its paper's regret bound with explicit constants (:class:`Bound`), or None; ``replay``
+    (regret, optional), the fast kernel's step loop on given draws, ``replay(means, epsilon, checkpoints,
+    params, draws) -> (regret[C], pulls[K], reward_sum)`` with ``draws.u`` (reward uniforms), ``draws.eta``
+    (standard Laplace values) and ``draws.picks`` (tie picks, 0-based among the maximisers) in the order the
+    twin drew them, or its dotted path: an algorithm that declares it must reproduce its twin pull for pull
+    on the twin's own draws (``tests/test_contract.py``).
     """
 
     name: str
@@ -176,6 +181,7 @@ class Algorithm:
     reference: type | str | None = None  # regret only: per-step twin, or "package.module:Class"
     audit: Audit = field(default_factory=Audit)
     bound: Bound | None = None  # regret only: the paper's regret bound with explicit constants
+    replay: Callable | str | None = None  # regret only: the kernel's loop on the twin's draws, or its path
 
     def __post_init__(self):
         def fail(message):
@@ -205,8 +211,11 @@ class Algorithm:
             spec.check(self.name, key, spec.default)
         if not isinstance(self.audit, Audit):
             fail(f"audit must be an Audit, got a {type(self.audit).__name__}")
-        if self.kind == "bai" and (self.reference, self.bound, self.collapsed) != (None, None, False):
-            fail("reference, bound and collapsed are for regret algorithms (BAI is audited through its run)")
+        regret_only = (self.reference, self.bound, self.collapsed, self.replay)
+        if self.kind == "bai" and regret_only != (None, None, False, None):
+            fail("reference, bound, collapsed and replay are for regret algorithms (BAI is audited through its run)")
+        if self.replay is not None and not (callable(self.replay) or _PATH.fullmatch(str(self.replay))):
+            fail(f"replay {self.replay!r} must be callable or look like 'package.module:function'")
         if isinstance(self.reference, str):
             if not _PATH.fullmatch(self.reference):
                 fail(f"reference {self.reference!r} must look like 'package.module:Class'")
@@ -224,6 +233,12 @@ class Algorithm:
         if self.reference is None or isinstance(self.reference, type):
             return self.reference
         return _import_twin(self.name, self.reference)
+
+    def replay_function(self) -> Callable | None:
+        """``replay`` (importing it if it is a dotted path), or None."""
+        if self.replay is None or callable(self.replay):
+            return self.replay
+        return _import_path(f"algorithm {self.name!r}: replay", self.replay)
 
     def resolve(self, params: dict) -> dict:
         """Fill defaults and validate ``params``; unknown names raise ``ValueError``."""

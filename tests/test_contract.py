@@ -1,0 +1,229 @@
+"""The contract every registered algorithm passes, parametrised by the registry (plugins included).
+
+A new algorithm is checked by these tests as soon as it registers; none of its parts is skipped silently:
+
+- a regret algorithm has a per-step reference twin; a BAI algorithm is plain numpy (no compiled kernel),
+  so its run is its own reference (the registry refuses BAI twins);
+- fast kernel and twin agree: pull for pull on the twin's recorded draws where the algorithm declares
+  ``Algorithm.replay``, and in distribution (final regret and per-arm pulls) at the default parameters and
+  under every alternative reading of its axes;
+- bad input raises a one-line ``ValueError`` naming the argument or the parameter;
+- a private algorithm passes the privacy audit, its under-noised control is flagged unless its audit plan
+  states why it cannot be (``Audit.control``), and (built-in algorithms) a noise-halving mutant of its fast
+  kernel is run by CI (``tests/noise_mutants.py``).
+
+A plugin is checked the same way: ``DPBANDITS_PLUGINS=path/to/file.py:ALGORITHM pytest tests/test_contract.py
+-k <its name>`` (README, "Bring your own algorithm").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from _draws import recorded_reference
+from _stats import same_counts, same_distribution
+
+import dpbandits
+from dpbandits import ALGORITHMS, audit, reference, sources
+from dpbandits.registry import OptionalProbability, Param
+
+REGRET = [n for n, a in ALGORITHMS.items() if a.kind == "regret"]
+BAI = [n for n, a in ALGORITHMS.items() if a.kind == "bai"]
+PRIVATE = [n for n, a in ALGORITHMS.items() if a.private]
+MEANS = np.array([0.7, 0.5, 0.45])
+
+
+def readings(name: str) -> list[dict]:
+    """The default parameters ({}) and each alternative reading of each axis of algorithm ``name``."""
+    out = [{}]
+    for key, spec in ALGORITHMS[name].params.items():
+        if spec.is_axis:
+            out += [{key: value} for value in list(spec.readings)[1:]]
+    return out
+
+
+def _ids(cases):
+    return [f"{name}-{','.join(f'{k}={v}' for k, v in p.items()) or 'default'}" for name, p in cases]
+
+
+# ------------------------------------------------------------------------------------------------ twins
+
+
+@pytest.mark.parametrize("name", REGRET)
+def test_regret_algorithm_has_a_reference_twin(name):
+    twin = ALGORITHMS[name].reference_class()
+    assert twin is not None, f"{name}: no reference twin (Algorithm.reference)"
+    assert callable(getattr(twin, "select", None)) and callable(getattr(twin, "update", None)), twin
+
+
+@pytest.mark.parametrize("name", BAI)
+def test_bai_algorithm_is_plain_numpy(name):
+    # the registry refuses BAI twins: the run is the plain implementation. A compiled BAI kernel would
+    # need a twin, so the files of its package (bai/, or a plugin's own folder) must not use numba; shared
+    # mechanisms it reaches (e.g. dpbandits.mechanisms) are tested on their own.
+    home = Path(dpbandits.plugins.FILES[name][0]).parent if name in dpbandits.plugins.PLUGINS else (
+        Path(sources.module_file(ALGORITHMS[name].module)).parent)
+    files = [f for f in sources.algorithm_files(name) if Path(f).is_relative_to(home)]
+    assert files, name
+    compiled = [f for f in files if re.search(r"^\s*(from|import) numba", Path(f).read_text(), re.M)]
+    assert not compiled, f"{name}: compiled code without a reference twin: {compiled}"
+
+
+REGRET_READINGS = [(name, p) for name in REGRET for p in readings(name)]
+
+
+@pytest.mark.parametrize(("name", "params"), REGRET_READINGS, ids=_ids(REGRET_READINGS))
+def test_fast_kernel_and_twin_sample_the_same_distribution(name, params):
+    # independent seeds per engine; regret is rounded because the engines sum the same gaps in different
+    # orders, and KS must see one atom, not two floats 1e-13 apart
+    horizon, runs = 400, 300
+    fast = dpbandits.simulate(name, MEANS, horizon, 2.0, runs=runs, seed=1, **params)
+    ref = reference.simulate(name, MEANS, horizon, 2.0, runs=runs, seed=2, **params)
+    assert same_distribution(np.round(fast.regret[:, -1], 6), np.round(ref.regret[:, -1], 6))
+    assert same_counts(fast.pulls, ref.pulls)
+
+
+REPLAYED = [(name, p) for name in REGRET if ALGORITHMS[name].replay is not None for p in readings(name)]
+
+
+@pytest.mark.parametrize(("name", "params"), REPLAYED, ids=_ids(REPLAYED))
+def test_fast_loop_on_the_twin_draws_reproduces_the_twin(name, params, monkeypatch):
+    # the fast kernel draws in blocks, in another order than the twin; its step loop fed the twin's own
+    # draws (reward uniforms, standard Laplace values, tie picks, recorded in order) must reproduce the
+    # twin's run pull for pull; equal means make ties happen
+    horizon, runs, eps = 1200, 2, 0.5
+    ckpts = np.arange(1, horizon + 1)
+    replay = ALGORITHMS[name].replay_function()
+    for means in ([0.9, 0.6], [0.5, 0.5, 0.4]):
+        ref, recorders = recorded_reference(monkeypatch, name, means, horizon, eps, runs, ckpts, params)
+        for i, draws in enumerate(recorders):
+            out, pulls, total = replay(np.asarray(means), eps, ckpts, ref.meta["params"], draws)
+            np.testing.assert_array_equal(pulls, ref.pulls[i])
+            assert total == ref.reward_sum[i]
+            np.testing.assert_allclose(out, ref.regret[i], rtol=1e-12)
+
+
+# ------------------------------------------------------------------------------------------- bad input
+
+
+def bad_values(spec: Param) -> list:
+    """Values ``spec`` must refuse: outside its choices, of the wrong type, non-finite, at or below ``low``."""
+    if isinstance(spec, OptionalProbability):
+        return [1.5, 0.0, "0.1"]
+    if spec.choices is not None:
+        return ["not-a-reading", None]
+    if isinstance(spec.default, bool):
+        return ["yes", 1]
+    if isinstance(spec.default, (int, float)):
+        out = [float("nan"), "1", True]
+        if spec.low is not None:
+            out.append(spec.low)
+        return out
+    return []
+
+
+def _regret_call(name, **change):
+    args = {"means": MEANS, "horizon": 50, "epsilon": 1.0, "runs": 2, "seed": 0, **change}
+    return lambda simulate: simulate(name, **args)
+
+
+REGRET_ARGUMENTS = {
+    "means": {"means": [0.5, 1.5]},
+    "horizon": {"horizon": 0},
+    "runs": {"runs": 0},
+    "seed": {"seed": -1},
+    "checkpoints": {"checkpoints": [5, 3]},
+    "first_run": {"first_run": -1},
+}
+PARAMS = [(name, key) for name in ALGORITHMS for key in ALGORITHMS[name].params]
+
+
+@pytest.mark.parametrize("name", REGRET)
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_regret_bad_arguments_are_named(name, engine):
+    simulate = dpbandits.simulate if engine == "fast" else reference.simulate
+    cases = dict(REGRET_ARGUMENTS)
+    if ALGORITHMS[name].private:
+        cases["epsilon"] = {"epsilon": -1.0}
+    for argument, change in cases.items():
+        with pytest.raises(ValueError, match=argument) as err:
+            _regret_call(name, **change)(simulate)
+        assert "\n" not in str(err.value), err.value
+    with pytest.raises(ValueError, match=r"unknown parameter.*colour"):
+        simulate(name, MEANS, 50, 1.0, 2, 0, colour=1)
+
+
+@pytest.mark.parametrize("name", BAI)
+def test_bai_bad_arguments_are_named(name):
+    arms, theta = dpbandits.bai.two_arm_instance(2.0)
+    base = {"algorithm": name, "arms": arms, "theta": theta, "budget": 1000, "epsilon": 0.5, "runs": 2, "seed": 0}
+    cases = {"arms": {"arms": np.ones(3)}, "theta": {"theta": [0.1, 0.2, 0.3]}, "budget": {"budget": 0},
+             "runs": {"runs": 0}, "seed": {"seed": -1}}
+    if ALGORITHMS[name].private:
+        cases["epsilon"] = {"epsilon": -1.0}
+    for argument, change in cases.items():
+        with pytest.raises(ValueError, match=argument) as err:
+            dpbandits.simulate_bai(**{**base, **change})
+        assert "\n" not in str(err.value), err.value
+    with pytest.raises(ValueError, match=r"unknown parameter.*colour"):
+        dpbandits.simulate_bai(**base, colour=1)
+
+
+@pytest.mark.parametrize(("name", "key"), PARAMS, ids=[f"{n}-{k}" for n, k in PARAMS])
+def test_bad_parameter_values_are_named(name, key):
+    spec = ALGORITHMS[name].params[key]
+    values = bad_values(spec)
+    assert values, f"{name}: parameter {key} accepts anything (give it choices or a numeric default)"
+    for value in values:
+        with pytest.raises(ValueError, match=rf"{name}: parameter {key}\b") as err:
+            ALGORITHMS[name].resolve({key: value})
+        assert "\n" not in str(err.value), err.value
+
+
+# --------------------------------------------------------------------------------------------- privacy
+
+
+# Trials per algorithm where the default of 1000 is not enough (or more than needed).
+TRIALS = {"adap_klucb": 2000, "dp_se": 300, "dp_se2_modified": 500, "dp_bai": 400}
+
+
+@pytest.mark.parametrize("name", PRIVATE)
+def test_private_algorithm_passes_its_audit_and_its_control_is_flagged(name):
+    # at the audit plan's epsilon: the real algorithm is consistent and the under-noised control's lower
+    # bound exceeds epsilon by > 1, unless the plan states why the control cannot be flagged
+    plan = ALGORITHMS[name].audit
+    epsilon = plan.epsilon or 1.0
+    trials = TRIALS.get(name, 1000)
+    real = audit.audit_algorithm(name, epsilon, trials, seed=4)
+    control = audit.audit_algorithm(name, epsilon, trials, seed=4, noise_factor=audit.CONTROL_NOISE_FACTOR)
+    assert real.verdict == "consistent", real
+    if plan.control:
+        assert control.verdict == "consistent" and plan.control in control.notes, control
+    else:
+        assert control.verdict == "violation" and control.loss_lower > epsilon + 1.0, control
+        assert math.isfinite(control.loss_estimate)
+
+
+BUILT_IN_PRIVATE = [n for n in PRIVATE if n not in dpbandits.plugins.PLUGINS]
+
+
+@pytest.mark.parametrize("name", BUILT_IN_PRIVATE)
+def test_private_algorithm_has_a_noise_mutant(name):
+    # tests/noise_mutants.py (run by CI) halves each noise draw site of the package's fast kernels; every
+    # private built-in algorithm must run the code of at least one of them, so a new one needs its mutants.
+    # A plugin's code is not mutated: its privacy rests on its twin's audit (and a per_step plugin's run is
+    # its twin, whose noise the audit's control scales at run time).
+    from noise_mutants import MUTANTS
+
+    mutated = {str(Path(sources.PACKAGE) / file) for _, file, *_ in MUTANTS}
+    assert mutated & set(sources.algorithm_files(name)), f"{name}: no noise mutant in tests/noise_mutants.py"
+
+
+def test_noise_mutant_sites_exist():
+    from noise_mutants import MUTANTS, PKG
+
+    assert all((Path(__file__).parents[1] / PKG / file).is_file() for _, file, *_ in MUTANTS)
