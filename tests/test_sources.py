@@ -107,11 +107,14 @@ def test_editing_any_module_reruns_exactly_the_jobs_that_run_it(tmp_path):
     plans = {k.removeprefix("src/dpbandits/"): v for k, v in json.loads(out.read_text()).items()}
     assert plans.pop("") == []  # complete results: nothing to do
     figure_code = _rel(sources.script_sources(ROOT / "workflow/scripts/figures.py"))
+    notebook_code = set().union(*(_rel(sources.script_sources(nb)) for nb in (ROOT / "notebooks").glob("*.ipynb")))
     for module in modules:
         sims = {alg for rule, alg in plans[module] if rule == "simulate"}
         rules = {rule for rule, _ in plans[module]}
         assert sims == _users(module) & used, module
         assert any(r.startswith("figures_") for r in rules) == bool(sims or module in figure_code), module
+        if module in notebook_code:  # a notebook's code cells import it (e.g. report.py)
+            assert "notebook" in rules, module
     for module in ("instances.py", "seeding.py", "simulate.py", "checkpoints.py"):  # the core: every simulation
         assert {alg for rule, alg in plans[module] if rule == "simulate"} == used, module
     for module, users in SHARED.items():

@@ -18,6 +18,7 @@ simulation core, the job's entry point (:data:`dpbandits.pipeline.ENTRY_POINTS`)
 from __future__ import annotations
 
 import ast
+import json
 import pkgutil
 from functools import cache
 from pathlib import Path
@@ -130,8 +131,12 @@ def closure(*modules: str) -> list[str]:
 
 
 def script_sources(path: str | Path) -> list[str]:
-    """Sorted paths of the package files a script outside the package (a workflow script) can reach."""
-    tree = ast.parse(Path(path).read_text(), str(path))
+    """Sorted paths of the package files a script outside the package (a workflow script, or a notebook's
+    code cells) can reach."""
+    text = Path(path).read_text()
+    if Path(path).suffix == ".ipynb":
+        text = "\n".join("".join(c["source"]) for c in json.loads(text)["cells"] if c["cell_type"] == "code")
+    tree = ast.parse(text, str(path))
     return _reach(_imports(NAME, [n for n in _statements(tree.body) if not getattr(n, "level", 0)]))
 
 
