@@ -79,7 +79,8 @@ def test_bad_compact_forms_are_refused_naming_the_key(figure, culprit):
 def test_errors_in_paper_defaults_name_the_defaults():
     config = minimal()
     config["papers"]["p"]["defaults"]["caption"] = "{nope}"
-    with pytest.raises(catalogue.ConfigError, match=r"^papers\.p\.defaults\.caption: no field \{nope\}"):
+    with pytest.raises(catalogue.ConfigError, match=r"^papers\.p\.figures\.fig05\.caption: no field \{nope\}.*"
+                                                    r" \(caption set in papers\.p\.defaults\)$"):
         configfile.prepare(config)
     config = minimal()
     del config["papers"]["p"]["defaults"]["runs"]

@@ -118,14 +118,14 @@ def _eps_text(value) -> str:
     return f"{value:g}"
 
 
-def _fill(template: str, fields: dict, key: str) -> str:
+def _fill(template: str, fields: dict, key: str, note: str = "") -> str:
     """``template`` with each ``{name}`` of ``fields`` replaced; other braces (``{3, 5}``) are kept."""
 
     def sub(match):
         name = match.group(1)
         if fields.get(name) is None:
             known = sorted(k for k, v in fields.items() if v is not None)
-            raise ConfigError(f"{key}: no field {{{name}}} here; fields: {known}")
+            raise ConfigError(f"{key}: no field {{{name}}} here; fields: {known}{note}")
         return str(fields[name])
 
     return re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", sub, template)
@@ -141,30 +141,30 @@ def figure(paper: str, name: str, fspec: dict, defaults: dict) -> dict:
     fkey = f"papers.{paper}.figures.{name}"
     spec = {**copy.deepcopy(defaults), **fspec}
 
-    def source(key):  # where the figure's value of ``key`` is written
-        return f"{fkey}.{key}" if key in fspec else f"papers.{paper}.defaults.{key}"
+    def note(key):  # where the figure's value of ``key`` is written, if not in the figure
+        return "" if key in fspec else f" ({key} set in papers.{paper}.defaults)"
 
     instance = spec.get("instance") or {}
     fields = {"figure": name, "number": _number(name), "instance": instance.get("name"), "k": instance.get("k"),
               "epsilons": _eps_text(spec["epsilons"]) if "epsilons" in spec else None}
     if "caption" in spec:
-        spec["caption"] = _fill(spec["caption"], fields, source("caption"))
+        spec["caption"] = _fill(spec["caption"], fields, f"{fkey}.caption", note("caption"))
     if "runs" not in spec:
         raise ConfigError(f"{fkey}.runs: missing (set it in the figure or in papers.{paper}.defaults)")
     if isinstance(spec.get("panels"), dict):
-        spec["panels"] = panels_by(spec["panels"], spec, source("panels"))
+        spec["panels"] = panels_by(spec["panels"], spec, f"{fkey}.panels", note("panels"))
     return spec
 
 
-def panels_by(by: dict, spec: dict, key: str) -> list[dict]:
+def panels_by(by: dict, spec: dict, key: str, note: str = "") -> list[dict]:
     """Panels ``[{title, instance | epsilons}, ...]``, one per value of the one axis ``by`` names."""
     axes = [a for a in by if a != "title"]
     if len(axes) != 1:
-        raise ConfigError(f"{key}: name exactly one axis to make panels from ({' or '.join(AXES)}), got {axes}")
+        raise ConfigError(f"{key}: name exactly one axis to make panels from ({' or '.join(AXES)}), got {axes}{note}")
     axis = axes[0]
     instance = spec.get("instance")
     if axis == "k" and not instance:
-        raise ConfigError(f"{key}.k: panels by k need the figure's instance")
+        raise ConfigError(f"{key}.k: panels by k need the figure's instance{note}")
     out = []
     for i, value in enumerate(by[axis]):
         panel: dict = {}
@@ -172,7 +172,7 @@ def panels_by(by: dict, spec: dict, key: str) -> list[dict]:
         eps = value if axis == "epsilons" else spec.get("epsilons")
         fields = {"letter": string.ascii_lowercase[i % 26], "instance": inst.get("name"), "k": inst.get("k"),
                   "epsilons": None if eps is None else _eps_text(eps)}
-        panel["title"] = _fill(by["title"], fields, f"{key}.title")
+        panel["title"] = _fill(by["title"], fields, f"{key}.title", note)
         if axis == "k":
             panel["instance"] = inst
         else:
