@@ -67,6 +67,8 @@ def test_panels_by_k_and_by_epsilons():
     ({"panels": {"k": [3]}}, "papers.p.figures.fig05.panels: 'title' is a required property"),
     ({"panels": {"k": [3], "title": "{kk}"}}, "papers.p.figures.fig05.panels.title: no field {kk}"),
     ({"caption": "{figures}"}, "papers.p.figures.fig05.caption: no field {figures}"),
+    ({"instance": {"means": [0.5, 0.4]}},
+     "papers.p.figures.fig05.instance.name: missing, and papers.p.figures.fig05.caption uses {instance} (caption set"),
     ({"instance": None}, "papers.p.figures.fig05.instance"),
 ])
 def test_bad_compact_forms_are_refused_naming_the_key(figure, culprit):

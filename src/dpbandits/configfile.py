@@ -121,11 +121,15 @@ def _eps_text(value) -> str:
 def _fill(template: str, fields: dict, key: str, note: str = "") -> str:
     """``template`` with each ``{name}`` of ``fields`` replaced; other braces (``{3, 5}``) are kept."""
 
+    fkey = key.split(".panels")[0].rsplit(".caption", 1)[0]  # the figure's key
+    needs = {"instance": f"{fkey}.instance.name", "k": f"{fkey}.instance.k", "epsilons": f"{fkey}.epsilons"}
+
     def sub(match):
         name = match.group(1)
-        if fields.get(name) is None:
-            known = sorted(k for k, v in fields.items() if v is not None)
-            raise ConfigError(f"{key}: no field {{{name}}} here; fields: {known}{note}")
+        if name not in fields:
+            raise ConfigError(f"{key}: no field {{{name}}}; fields: {sorted(fields)}{note}")
+        if fields[name] is None:
+            raise ConfigError(f"{needs.get(name, key)}: missing, and {key} uses {{{name}}}{note}")
         return str(fields[name])
 
     return re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", sub, template)
