@@ -6,21 +6,25 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
-from snakemake.utils import validate
 
-from dpbandits import catalogue
+from dpbandits import catalogue, configfile
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
 
 
-@pytest.fixture(scope="module")
-def config():
+def raw_config() -> dict:
     return yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
 
 
+@pytest.fixture(scope="module")
+def config():
+    """config/config.yaml as the pipeline reads it: validated, figures explicit, defaults filled in."""
+    return configfile.load([ROOT / "config" / "config.yaml"], SCHEMA)
+
+
 def test_default_config_is_valid_and_expands(config):
-    validate(copy.deepcopy(config), schema=SCHEMA)
+    assert configfile.prepare(copy.deepcopy(config), SCHEMA) == config  # preparing twice changes nothing
     sims, figures = catalogue.expand(config)
     assert set(figures) == set(config["papers"])
     for paper, figs in figures.items():
@@ -140,20 +144,21 @@ SEMANTIC = [
 
 
 @pytest.mark.parametrize(("mutate", "culprit"), BAD)
-def test_schema_rejects_bad_config(config, mutate, culprit):
-    cfg = copy.deepcopy(config)
+def test_schema_rejects_bad_config(mutate, culprit):
+    cfg = raw_config()
     mutate(cfg)
     with pytest.raises(catalogue.ConfigError, match=culprit) as err:
-        catalogue.check_schema(cfg, SCHEMA)
+        configfile.prepare(cfg, SCHEMA)
     assert "\n" not in str(err.value)
 
 
 @pytest.mark.parametrize(("mutate", "culprit"), SEMANTIC)
-def test_expand_rejects_bad_config_naming_the_key(config, mutate, culprit):
-    cfg = copy.deepcopy(config)
+def test_expand_rejects_bad_config_naming_the_key(mutate, culprit):
+    cfg = raw_config()
+    cfg.setdefault("algorithms", {}).update(dp_ucb_int={}, ucb={})
     mutate(cfg)
     with pytest.raises(catalogue.ConfigError) as err:
-        catalogue.expand(cfg)
+        catalogue.expand(configfile.prepare(cfg, SCHEMA))
     assert culprit in str(err.value)
 
 

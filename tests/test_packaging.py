@@ -85,9 +85,9 @@ def test_slurm_profile_plans_the_full_dag():
     assert re.search(r"Group job sims", out)
     counts = dict(re.findall(r"^(\w+)\s+(\d+)\s*$", out, re.M))
     sys.path.insert(0, str(ROOT / "src"))
-    from dpbandits import catalogue, readings
+    from dpbandits import catalogue, configfile, readings
 
-    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    config = configfile.load([ROOT / "config" / "config.yaml"])
     sims, figures = catalogue.expand(config)
     readings.expand_readings(config, sims)  # adds the readings' configurations, as workflow/rules/common.smk does
     assert int(counts["simulate"]) == len(catalogue.plan_jobs(config, sims)[0])

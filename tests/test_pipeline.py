@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from dpbandits import configfile
 from dpbandits.report import paper_algorithms
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,7 +130,7 @@ def test_editing_one_algorithm_reruns_only_its_simulations(smoke_run):
     algorithms = set(re.findall(r"algorithm=([a-z0-9_]+)", out))
     assert algorithms == {"private_ucb"}, out[-3000:]
     figures = set(re.findall(r"rule figures_([a-z0-9]+):", out))
-    config = yaml.safe_load((smoke_run / "config" / "config.yaml").read_text())
+    config = configfile.load([smoke_run / "config" / "config.yaml"], smoke_run / "workflow/schemas/config.schema.yaml")
     users = {p for p in config["papers"] if "private_ucb" in paper_algorithms(config, p)}
     assert figures == users == {"tossou2016", "crosspaper"}, out[-3000:]
 

@@ -10,10 +10,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
-import yaml  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from dpbandits import catalogue, crosspaper, plotting, registry, style  # noqa: E402
+from dpbandits import catalogue, configfile, crosspaper, plotting, registry, style  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def figures():
     """The catalogue's figures at smoke scale (pure Python: no simulation)."""
-    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    config = configfile.load([ROOT / "config" / "config.yaml"])
     config["scale"] = {"max_horizon": 3000, "max_runs": 4, "max_budget": 2000}
     config["readings"]["enabled"] = False
     return catalogue.expand(config)[1]

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 import dpbandits
-from dpbandits import audit, bench, catalogue, plugins, reference, registry, report, sources
+from dpbandits import audit, bench, catalogue, configfile, plugins, reference, registry, report, sources
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "dpse_halving"
@@ -58,6 +58,7 @@ def example(isolated, tmp_path, monkeypatch):
 
 
 def smoke_config(**extra) -> dict:
+    """config.yaml with smoke.yaml and ``extra`` merged over it, not yet prepared (validated)."""
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     config.update(yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text()))
     return {**config, **extra}
@@ -81,7 +82,7 @@ def test_entry_point_plugin_joins_the_registry_and_simulates(example):
 
 
 def test_plugin_joins_the_cross_paper_study_with_the_same_seeds_and_epsilons(example):
-    config = smoke_config()
+    config = configfile.prepare(smoke_config())
     sims, figures = catalogue.expand(config)
     for fig in figures["crosspaper"].values():
         for panel in fig.panels:
@@ -152,7 +153,7 @@ def test_config_file_plugin_runs_its_numba_kernel_and_reaches_the_jobs(isolated,
     path.write_text(NUMBA_PLUGIN)
     spec = f"{path}:ALGORITHM"
     config = smoke_config(plugins=[spec])
-    catalogue.check_schema(config, str(ROOT / "workflow/schemas/config.schema.yaml"))
+    configfile.prepare(config)
     sims, figures = catalogue.expand(config)  # loads the config's plugins
     assert any(c.algorithm == "etc" for p in figures["crosspaper"]["C1"].panels for c in p.curves)
     assert plugins.FILES["etc"] == (str(path),)
@@ -212,7 +213,7 @@ def test_bad_specs_fail_naming_them(isolated, tmp_path):
         plugins.load_plugins([f"{tmp_path}/missing.py:ALGORITHM"])
     bad = smoke_config(plugins=["nocolon"])
     with pytest.raises(catalogue.ConfigError, match="plugins"):
-        catalogue.check_schema(bad, str(ROOT / "workflow/schemas/config.schema.yaml"))
+        configfile.prepare(bad)
 
 
 def test_config_file_plugin_is_planned_by_the_workflow(tmp_path):

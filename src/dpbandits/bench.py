@@ -284,12 +284,14 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 def main(argv=None) -> dict:
     """Run the benchmark, write the JSON report to ``--out``, print markdown; return the report."""
-    import yaml
+    from .configfile import load
 
     args = parse_args(argv)
-    with open(args.config) as fh:
-        config = yaml.safe_load(fh)
-    plugins.load_plugins(config.get("plugins", []))  # the config's plugin algorithms are benchmarked too
+    try:
+        config = load([args.config])  # validated, with the schema's defaults
+    except ValueError as err:
+        raise SystemExit(f"--config {args.config}: {err}") from None
+    plugins.load_plugins(config["plugins"])  # the config's plugin algorithms are benchmarked too
     algorithms = args.algorithms or regret_algorithms()
     for name in algorithms:
         try:

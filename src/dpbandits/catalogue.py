@@ -96,23 +96,6 @@ def chunks(runs: int, size: int) -> list[tuple[int, int]]:
     return [(s, min(s + size, runs)) for s in range(0, runs, size)]
 
 
-def check_schema(config: dict, schema_path: str) -> None:
-    """Validate ``config`` against the JSON schema; raise ``ConfigError`` with one line naming the key."""
-    import jsonschema
-    import yaml
-
-    with open(schema_path) as fh:
-        schema = yaml.safe_load(fh)
-    validator = jsonschema.Draft202012Validator(schema)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(config))
-    if error is None:
-        return
-    path = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in error.absolute_path).replace(".[", "[")
-    allowed = error.schema.get("enum") if isinstance(error.schema, dict) else None
-    hint = f" (allowed: {allowed})" if allowed and "is not one of" not in error.message else ""
-    raise ConfigError(f"{path or '<top level>'}: {error.message}{hint}")
-
-
 def _scaled(value: int, cap: int | None) -> int:
     return value if cap is None else min(value, cap)
 
@@ -152,7 +135,7 @@ def algorithm_params(config: dict, name: str, overrides: dict, key: str, reading
     ``reading`` (a :class:`dpbandits.readings.Reading` or None) sets the reading axes it names.
     """
     read = reading.algorithm_params(name) if reading is not None else {}
-    merged = {**config.get("algorithms", {}).get(name, {}), **read, **overrides}
+    merged = {**config["algorithms"].get(name, {}), **read, **overrides}
     try:
         return registry.ALGORITHMS[name].resolve(merged)
     except ValueError as err:
@@ -162,25 +145,28 @@ def algorithm_params(config: dict, name: str, overrides: dict, key: str, reading
 def expand(config: dict, reading=None) -> tuple[dict[str, SimSpec], dict[str, dict[str, Figure]]]:
     """Expand ``config`` into ({cid: SimSpec}, {paper: {figure: Figure}}).
 
+    ``config`` is a prepared config (:func:`dpbandits.configfile.prepare`: validated, figures in explicit
+    form, the schema's defaults filled in).
+
     ``reading`` (a :class:`dpbandits.readings.Reading`) expands the figures of ``reading.papers`` under
     that reading; the other papers keep their default figures, so every configuration the reading does
     not change has the same cid as in the default expansion. Raises ``ConfigError`` naming the key of
     the first invalid entry. The config's ``plugins`` are loaded first (:mod:`dpbandits.plugins`).
     """
-    load_plugins(config.get("plugins", []))
+    load_plugins(config["plugins"])
     sims: dict[str, SimSpec] = {}
     groups: dict[str, tuple[SimSpec, set]] = {}  # regret: key without epsilon -> (spec, epsilons)
     figures: dict[str, dict[str, Figure]] = {}
-    scale = config.get("scale", {})
+    scale = config["scale"]
     seed = int(config["seed"])
-    n_ckpt = int(config.get("checkpoints", 200))
-    for pname in config.get("algorithms", {}):
+    n_ckpt = int(config["checkpoints"])
+    for pname in config["algorithms"]:
         if pname not in registry.ALGORITHMS:
             raise ConfigError(f"algorithms.{pname}: unknown algorithm; allowed: {sorted(registry.ALGORITHMS)}")
-    papers = config.get("papers", {})
+    papers = config["papers"]
     if not papers:
         raise ConfigError("papers: the figure catalogue is empty")
-    for i, target in enumerate(config.get("targets", [])):
+    for i, target in enumerate(config["targets"]):
         if target not in papers:
             raise ConfigError(f"targets[{i}]: {target!r} is not a paper; allowed: {sorted(papers)}")
     for paper, pspec in papers.items():
@@ -189,9 +175,9 @@ def expand(config: dict, reading=None) -> tuple[dict[str, SimSpec], dict[str, di
             raise ConfigError(f"papers.{paper}.figures: no figures listed")
         for fname, fspec in pspec["figures"].items():
             fkey = f"papers.{paper}.figures.{fname}"
-            kind = fspec.get("kind", "regret")
+            kind = fspec["kind"]
             runs = _scaled(_checked(check_runs, f"{fkey}.runs", fspec["runs"]), scale.get("max_runs"))
-            fig = Figure(paper, fname, fspec, runs, theory=bool(fspec.get("theory", config.get("theory_overlays"))))
+            fig = Figure(paper, fname, fspec, runs, theory=bool(fspec.get("theory", config["theory_overlays"])))
             if not fspec.get("panels"):
                 raise ConfigError(f"{fkey}.panels: no panels listed")
             for i, panel_spec in enumerate(fspec["panels"]):
@@ -266,7 +252,7 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, gro
         groups.setdefault(key, (base, set()))[1].update(eps_list)
         for eps in eps_list:
             text = label or alg.label + (f" {variant}" if variant else "")
-            if eps is not None and (len(eps_list) > 1 or fspec.get("label_epsilon", True)):
+            if eps is not None and (len(eps_list) > 1 or fspec["label_epsilon"]):
                 text += f" (ε={eps:g})"
             panel.curves.append(Curve(text, name, eps, key, variant))  # cid set by expand()
     return panel
@@ -290,7 +276,7 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading=None)
     if x != "epsilon" and len(eps_list) != 1:
         raise ConfigError(f"{pkey}.epsilons: a {x} sweep takes exactly one epsilon")
     panel = Panel(panel_spec.get("title", ""), _read_instance(_get("instance", panel_spec, fspec), reading), x=x,
-                  xscale=_get("xscale", panel_spec, fspec, "linear"))
+                  xscale=_get("xscale", panel_spec, fspec))
     budget = _get("budget", panel_spec, fspec)
     panel.horizon = None if x == "budget" else budget
     vkey = f"{pkey if 'values' in panel_spec else pkey.rsplit('.panels', 1)[0]}.values"  # where values are set
@@ -332,8 +318,8 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading=None)
 
 def chunk_size(config: dict, algorithm: str) -> int:
     """Runs per simulation chunk for ``algorithm`` (``chunk_runs.<algorithm>`` or ``chunk_runs.default``)."""
-    sizes = config.get("chunk_runs", {})
-    return int(sizes.get(algorithm, sizes.get("default", 10)))
+    sizes = config["chunk_runs"]
+    return int(sizes.get(algorithm, sizes["default"]))
 
 
 def pulls_per_run(spec: SimSpec) -> int:
@@ -383,7 +369,7 @@ def plan_jobs(config: dict, sims: dict[str, SimSpec]) -> tuple[dict[str, Job], d
     amortises process start-up (about 2 s a job): every run is seeded by its own index, so results do
     not depend on it. Adding or removing a configuration may repack that algorithm's cheap chunks.
     """
-    budget = float(config.get("job_seconds", 60))
+    budget = float(config["job_seconds"])
     pending: dict[tuple, list[tuple[str, SimSpec]]] = {}
     for cid in sorted(sims):
         spec = sims[cid]
@@ -441,7 +427,7 @@ def cost_summary(jobs: dict[str, Job], results: str, warn_hours: float) -> list[
 
 def figure_sims(config: dict, where: dict[str, list[str]], fig: Figure) -> dict[str, list[str]]:
     """{cid: [job result paths, in run order]} of every configuration a figure reads."""
-    results = config.get("results", "results")
+    results = config["results"]
     cids = dict.fromkeys(curve.cid for panel in fig.panels for curve in panel.curves)
     return {cid: [f"{results}/sims/{key}.npz" for key in where[cid]] for cid in cids}
 
@@ -452,7 +438,7 @@ def describe(fig: Figure) -> str:
     eps = eps + [f"swept ({min(c.x):g}-{max(c.x):g})" for p in fig.panels if p.x == "epsilon" for c in p.curves[:1]]
     insts = sorted({instance_label(p.instance) for p in fig.panels})
     horizons = sorted({p.horizon for p in fig.panels if p.horizon})
-    word = "budget" if fig.spec.get("kind") == "bai" else "T"
+    word = "budget" if fig.spec["kind"] == "bai" else "T"
     t_text = f"; {word}={', '.join(f'{h:g}' for h in horizons)}" if horizons else ""
     return f"instances: {'; '.join(insts)}; epsilon in {eps}{t_text}; runs={fig.runs}"
 
@@ -469,11 +455,11 @@ def paper_settings(config: dict, paper: str, figures: dict[str, Figure]) -> dict
             "figure": name, "caption": fig.spec.get("caption", ""),
             "instances": "; ".join(dict.fromkeys(instance_label(p.instance) for p in fig.panels)),
             "epsilons": sorted({c.epsilon for c in curves if c.epsilon is not None}),
-            ("budget" if fig.spec.get("kind") == "bai" else "horizon"): sorted({p.horizon for p in fig.panels
+            ("budget" if fig.spec["kind"] == "bai" else "horizon"): sorted({p.horizon for p in fig.panels
                                                                                 if p.horizon}),
             "swept": ", ".join(swept), "runs": fig.runs,
         })
-    algorithms = {name: registry.ALGORITHMS[name].resolve(config.get("algorithms", {}).get(name, {}))
+    algorithms = {name: registry.ALGORITHMS[name].resolve(config["algorithms"].get(name, {}))
                   for name in used}
-    return {"paper": paper, "title": config["papers"][paper].get("title", paper), "scale": config.get("scale", {}),
+    return {"paper": paper, "title": config["papers"][paper].get("title", paper), "scale": config["scale"],
             "figures": rows, "algorithms": algorithms}

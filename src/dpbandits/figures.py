@@ -27,7 +27,7 @@ def write_tables(fig: Figure, sims: dict[str, list[str]], csv: str, runs_csv: st
     Returns the curve table (regret: one row per checkpoint; BAI: one row per swept value).
     """
     Path(csv).parent.mkdir(parents=True, exist_ok=True)
-    if fig.spec.get("kind", "regret") == "bai":
+    if fig.spec["kind"] == "bai":
         data = {cid: load_bai(paths, cid) for cid, paths in sims.items()}
         table = plotting.success_table(fig, {cid: d["success"] for cid, d in data.items()})
         runs = plotting.recommendation_table(fig, {cid: d["recommended"] for cid, d in data.items()})
@@ -45,7 +45,7 @@ def make_figure(fig: Figure, sims: dict[str, list[str]], pdf: str, png: str, csv
     import matplotlib.pyplot as plt
 
     table = write_tables(fig, sims, csv, runs_csv)
-    draw = plotting.success_figure if fig.spec.get("kind", "regret") == "bai" else plotting.regret_figure
+    draw = plotting.success_figure if fig.spec["kind"] == "bai" else plotting.regret_figure
     mfig = draw(fig, table)
     style.save(mfig, pdf, png)
     plt.close(mfig)

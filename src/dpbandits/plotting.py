@@ -68,7 +68,7 @@ def _grid(n: int) -> tuple[int, int]:
 
 def caption(fig: Figure) -> str:
     """Caption: what the figure shows and with which settings."""
-    band = BANDS[fig.spec.get("band", "sem")]
+    band = BANDS[fig.spec["band"]]
     text = fig.spec.get("caption", f"{fig.paper} {fig.name}")
     shade = f" Shaded: {band}." if band else ""
     bounds = " Dotted: the theory bound of the curve in the same colour." if fig.theory else ""
@@ -157,7 +157,7 @@ def regret_figure(fig: Figure, table: pd.DataFrame):
     """Draw the figure from :func:`curve_table`'s output; returns a matplotlib Figure."""
     with plt.rc_context(style.RC):
         mfig, axes, cols = _panels(fig)
-        band = fig.spec.get("band", "sem")
+        band = fig.spec["band"]
         table = table.assign(style_key=_style_keys(table).to_numpy())
         styles = style.line_styles(table["style_key"])
         bounds = False
@@ -175,10 +175,10 @@ def regret_figure(fig: Figure, table: pd.DataFrame):
                 if fig.theory and df["bound"].notna().all():
                     ax.plot(t, df["bound"], ls=style.BOUND, color=ident.colour, lw=0.9)
                     bounds = True
-            ax.set_xscale(fig.spec.get("xscale", "linear"))
-            ax.set_yscale(fig.spec.get("yscale", "linear"))
+            ax.set_xscale(fig.spec["xscale"])
+            ax.set_yscale(fig.spec["yscale"])
             top = (sub["max"] if band == "minmax" else sub["mean"] + sub["sem" if band == "none" else band]).max()
-            if fig.spec.get("yscale", "linear") == "linear":
+            if fig.spec["yscale"] == "linear":
                 if np.isfinite(top) and top > 0:
                     ax.set_ylim(0, 1.15 * top)  # bounds may lie far above the data: clip them
                 # 5-digit and longer tick labels as a x 10^k offset, so they fit the fixed left margin

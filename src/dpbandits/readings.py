@@ -63,7 +63,7 @@ def instance_axes() -> dict[str, dict]:
 
 def _paper_algorithms(pspec: dict) -> set[str]:
     names = set()
-    for fspec in pspec.get("figures", {}).values():
+    for fspec in pspec["figures"].values():
         for scope in [fspec, *fspec.get("panels", [])]:
             for entry in scope.get("curves", []) or []:
                 names.add(entry if isinstance(entry, str) else entry.get("algorithm"))
@@ -72,7 +72,7 @@ def _paper_algorithms(pspec: dict) -> set[str]:
 
 def _paper_instances(pspec: dict) -> set[str]:
     names = set()
-    for fspec in pspec.get("figures", {}).values():
+    for fspec in pspec["figures"].values():
         for scope in [fspec, *fspec.get("panels", [])]:
             inst = scope.get("instance")
             if isinstance(inst, dict) and "name" in inst:
@@ -102,7 +102,7 @@ def _default_value(config: dict, paper: str, kind: str, name, readings: dict):
     """The value the default reading uses: config ``algorithms.<alg>.<param>`` or the Param default."""
     if kind == "param":
         for alg in sorted(_paper_algorithms(config["papers"][paper]) & set(registry.ALGORITHMS)):
-            if name in config.get("algorithms", {}).get(alg, {}):
+            if name in config["algorithms"].get(alg, {}):
                 return config["algorithms"][alg][name]
     return next(iter(readings))
 
@@ -133,26 +133,26 @@ def _reading(parts: dict, axes: dict) -> Reading:
 def paper_readings(config: dict, paper: str) -> list[Reading]:
     """Non-default readings of ``paper``: each axis value other than the default, one axis at a time,
     minus ``readings.papers.<paper>.exclude``, plus the combinations listed in ``.combine``."""
-    rcfg = config.get("readings", {})
-    if not rcfg.get("enabled", True):
+    rcfg = config["readings"]
+    if not rcfg["enabled"]:
         return []
-    pcfg = rcfg.get("papers", {}).get(paper)
+    pcfg = rcfg["papers"].get(paper)
     if pcfg is None:
         return []
     axes = paper_axes(config, paper)
     key = f"readings.papers.{paper}"
-    for i, label in enumerate(pcfg.get("exclude", [])):
+    for i, label in enumerate(pcfg["exclude"]):
         if label not in axes:
             raise ConfigError(f"{key}.exclude[{i}]: {label!r} is not an axis of this paper; axes: {sorted(axes)}")
     out = []
     for label, (kind, name, readings) in axes.items():
-        if label in pcfg.get("exclude", []):
+        if label in pcfg["exclude"]:
             continue
         default = _default_value(config, paper, kind, name, readings)
         for value in readings:
             if _text(value) != _text(default):
                 out.append(_reading({label: value}, axes))
-    for i, combo in enumerate(pcfg.get("combine", [])):
+    for i, combo in enumerate(pcfg["combine"]):
         parts = dict(_parse(item, axes, f"{key}.combine[{i}]") for item in combo)
         out.append(_reading(parts, axes))
     return [replace(r, papers=(paper,)) for r in out]
@@ -162,8 +162,8 @@ def all_readings(config: dict) -> dict[str, Reading]:
     """{slug: Reading} over every paper in ``readings.papers``; a reading shared by several papers
     (e.g. DP-UCB's Γ in the paper and the thesis) is one reading, so their simulations are shared."""
     out: dict[str, Reading] = {}
-    for paper in config.get("readings", {}).get("papers", {}) or {}:
-        if paper not in config.get("papers", {}):
+    for paper in config["readings"]["papers"]:
+        if paper not in config["papers"]:
             raise ConfigError(f"readings.papers.{paper}: not a paper of the catalogue; "
                               f"papers: {sorted(config['papers'])}")
         for r in paper_readings(config, paper):
@@ -174,7 +174,7 @@ def all_readings(config: dict) -> dict[str, Reading]:
 
 def cap_runs(config: dict, spec, default_cids: set) -> object:
     """``spec`` with its runs capped by ``readings.runs.<algorithm>`` unless the default figures use it."""
-    cap = config.get("readings", {}).get("runs", {}).get(spec.algorithm)
+    cap = config["readings"]["runs"].get(spec.algorithm)
     if cap is None or spec.cid in default_cids or spec.runs <= cap:
         return spec
     return replace(spec, runs=int(cap))

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-import yaml
 
-from . import catalogue, registry
+from . import catalogue, configfile, registry
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
 
@@ -17,12 +16,13 @@ def load_settings(paper: str, settings: dict | None = None) -> dict:
     the default ``config/config.yaml`` when the notebook runs on its own."""
     if settings:
         return settings
-    config = yaml.safe_load(CONFIG.read_text())
+    config = configfile.load([CONFIG])
     return catalogue.paper_settings(config, paper, catalogue.expand(config)[1][paper])
 
 
 def paper_algorithms(config: dict, paper: str) -> list[str]:
-    """The algorithms drawn in ``paper``'s figures (plugins included), in order of first appearance."""
+    """The algorithms drawn in ``paper``'s figures (plugins included), in order of first appearance; ``config`` as
+    prepared by :func:`dpbandits.configfile.prepare`."""
     return list(catalogue.paper_settings(config, paper, catalogue.expand(config)[1][paper])["algorithms"])
 
 

@@ -4,14 +4,13 @@ import json
 import shlex
 from pathlib import Path
 
-from snakemake.utils import validate
-
 from dpbandits import ALGORITHMS, catalogue, planning, readings, sources
 from dpbandits.pipeline import ENTRY_POINTS
 
 try:
-    # schema, plugins, figure catalogue, readings and jobs (dpbandits.planning); the config's plugins
-    # join ALGORITHMS here and, through DPBANDITS_PLUGINS, in every job's process
+    # schema (its defaults filled into config, the compact figure forms expanded: dpbandits.configfile),
+    # plugins, figure catalogue, readings and jobs (dpbandits.planning); the config's plugins join
+    # ALGORITHMS here and, through DPBANDITS_PLUGINS, in every job's process
     PLAN = planning.plan(
         config,
         str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"),
@@ -19,7 +18,6 @@ try:
     )
 except catalogue.ConfigError as err:
     raise ValueError(f"invalid config: {err}") from None
-validate(config, schema="../schemas/config.schema.yaml")
 SIMS, FIGURES, READINGS, JOBS, WHERE = (
     PLAN.sims,
     PLAN.figures,
@@ -28,7 +26,7 @@ SIMS, FIGURES, READINGS, JOBS, WHERE = (
     PLAN.where,
 )
 
-RESULTS = config.get("results", "results")
+RESULTS = config["results"]
 BASE = Path(workflow.basedir)
 PAPERS = list(FIGURES)
 

@@ -1,0 +1,279 @@
+"""The pipeline's configuration file: validation, defaults, compact figure forms, and its documentation.
+
+:func:`prepare` is what :func:`dpbandits.planning.plan` does first. It validates a config against
+``workflow/schemas/config.schema.yaml`` (one :class:`~dpbandits.catalogue.ConfigError` line naming the key),
+then rewrites each paper's figures from the compact forms into the explicit form that
+:func:`dpbandits.catalogue.expand` reads, and fills in the schema's ``default`` values, so that the
+defaults are stated in the schema only:
+
+* ``papers.<paper>.defaults``: figure keys merged under every figure of the paper (a key the figure sets
+  replaces the default's value whole);
+* ``panels: {<axis>: [values], title: ...}``: one panel per value of ``k`` or ``epsilons``, titled by the
+  ``title`` template ({letter}, {instance}, {k}, {epsilons});
+* a caption's fields {figure}, {number}, {instance}, {k} and {epsilons} are filled in.
+
+``python -m dpbandits.configfile`` rewrites the generated tables of ``config/README.md`` from the schema's
+descriptions and defaults and the registry's algorithm parameters; ``--check`` fails if they are stale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import re
+import string
+import sys
+from pathlib import Path
+
+from .catalogue import ConfigError
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+README = ROOT / "config" / "README.md"
+AXES = ("k", "epsilons")
+
+
+def load_schema(schema_path=SCHEMA) -> dict:
+    import yaml
+
+    return yaml.safe_load(Path(schema_path).read_text())
+
+
+def _validator(schema: dict, fill_defaults: bool):
+    """A JSON-schema validator; ``fill_defaults`` also sets each absent property that has a ``default``
+    (as Snakemake's ``validate(config, schema, set_default=True)``)."""
+    import jsonschema
+
+    cls = jsonschema.Draft202012Validator
+    if fill_defaults:
+        check_properties = cls.VALIDATORS["properties"]
+
+        def properties(validator, props, instance, schema):
+            if isinstance(instance, dict):
+                for key, sub in props.items():
+                    if isinstance(sub, dict) and "default" in sub and key not in instance:
+                        instance[key] = copy.deepcopy(sub["default"])
+            yield from check_properties(validator, props, instance, schema)
+
+        cls = jsonschema.validators.extend(cls, {"properties": properties})
+    return cls(schema)
+
+
+def check(config: dict, schema: dict, fill_defaults: bool = False) -> None:
+    """Validate ``config`` against ``schema``; raise ``ConfigError`` with one line naming the key."""
+    import jsonschema
+
+    error = jsonschema.exceptions.best_match(_validator(schema, fill_defaults).iter_errors(config))
+    if error is None:
+        return
+    path = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in error.absolute_path).replace(".[", "[")
+    allowed = error.schema.get("enum") if isinstance(error.schema, dict) else None
+    hint = f" (allowed: {allowed})" if allowed and "is not one of" not in error.message else ""
+    raise ConfigError(f"{path or '<top level>'}: {error.message}{hint}")
+
+
+def prepare(config: dict, schema_path=SCHEMA) -> dict:
+    """Validate ``config``, expand its compact figure forms and fill in the schema's defaults, in place.
+
+    Returns ``config``. Running it again on the result changes nothing.
+    """
+    schema = load_schema(schema_path)
+    check(config, schema)
+    papers = {}
+    for paper, pspec in config["papers"].items():
+        papers[paper] = {key: value for key, value in pspec.items() if key != "defaults"}
+        papers[paper]["figures"] = {name: figure(paper, name, fspec, pspec.get("defaults", {}))
+                                    for name, fspec in pspec["figures"].items()}
+    config["papers"] = papers  # only once every figure is valid: a failed prepare leaves config as it was
+    check(config, schema, fill_defaults=True)  # the explicit form; fills kind, xscale, band, ... in each figure
+    return config
+
+
+def merge(base: dict, extra: dict) -> dict:
+    """``extra`` merged into ``base`` recursively, as ``snakemake --configfile a.yaml b.yaml`` merges them."""
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            merge(base[key], value)
+        else:
+            base[key] = copy.deepcopy(value)
+    return base
+
+
+def load(paths, schema_path=SCHEMA) -> dict:
+    """The config files ``paths`` (e.g. config/config.yaml, config/smoke.yaml) merged and :func:`prepare` d."""
+    import yaml
+
+    config: dict = {}
+    for path in paths:
+        merge(config, yaml.safe_load(Path(path).read_text()) or {})
+    return prepare(config, schema_path)
+
+
+# --- compact figure forms ------------------------------------------------------------------------------
+
+
+def _eps_text(value) -> str:
+    if isinstance(value, list):
+        return "{" + ", ".join(f"{e:g}" for e in value) + "}"
+    return f"{value:g}"
+
+
+def _fill(template: str, fields: dict, key: str, note: str = "") -> str:
+    """``template`` with each ``{name}`` of ``fields`` replaced; other braces (``{3, 5}``) are kept."""
+
+    fkey = key.split(".panels")[0].rsplit(".caption", 1)[0]  # the figure's key
+    needs = {"instance": f"{fkey}.instance.name", "k": f"{fkey}.instance.k", "epsilons": f"{fkey}.epsilons"}
+
+    def sub(match):
+        name = match.group(1)
+        if name not in fields:
+            raise ConfigError(f"{key}: no field {{{name}}}; fields: {sorted(fields)}{note}")
+        if fields[name] is None:
+            raise ConfigError(f"{needs.get(name, key)}: missing, and {key} uses {{{name}}}{note}")
+        return str(fields[name])
+
+    return re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", sub, template)
+
+
+def _number(name: str) -> str:
+    """A figure's number from its name: fig05 -> 5, fig6_1 -> 6.1, figA_1 -> A.1."""
+    return re.sub(r"^fig", "", name).lstrip("0").replace("_", ".") or name
+
+
+def figure(paper: str, name: str, fspec: dict, defaults: dict) -> dict:
+    """One figure in explicit form: ``defaults`` merged under it, panels generated, caption filled in."""
+    fkey = f"papers.{paper}.figures.{name}"
+    spec = {**copy.deepcopy(defaults), **fspec}
+
+    def note(key):  # where the figure's value of ``key`` is written, if not in the figure
+        return "" if key in fspec else f" ({key} set in papers.{paper}.defaults)"
+
+    instance = spec.get("instance") or {}
+    fields = {"figure": name, "number": _number(name), "instance": instance.get("name"), "k": instance.get("k"),
+              "epsilons": _eps_text(spec["epsilons"]) if "epsilons" in spec else None}
+    if "caption" in spec:
+        spec["caption"] = _fill(spec["caption"], fields, f"{fkey}.caption", note("caption"))
+    if "runs" not in spec:
+        raise ConfigError(f"{fkey}.runs: missing (set it in the figure or in papers.{paper}.defaults)")
+    if isinstance(spec.get("panels"), dict):
+        spec["panels"] = panels_by(spec["panels"], spec, f"{fkey}.panels", note("panels"))
+    return spec
+
+
+def panels_by(by: dict, spec: dict, key: str, note: str = "") -> list[dict]:
+    """Panels ``[{title, instance | epsilons}, ...]``, one per value of the one axis ``by`` names."""
+    axes = [a for a in by if a != "title"]
+    if len(axes) != 1:
+        raise ConfigError(f"{key}: name exactly one axis to make panels from ({' or '.join(AXES)}), got {axes}{note}")
+    axis = axes[0]
+    instance = spec.get("instance")
+    if axis == "k" and not instance:
+        raise ConfigError(f"{key}.k: panels by k need the figure's instance{note}")
+    out = []
+    for i, value in enumerate(by[axis]):
+        panel: dict = {}
+        inst = dict(instance, k=value) if axis == "k" else instance or {}
+        eps = value if axis == "epsilons" else spec.get("epsilons")
+        fields = {"letter": string.ascii_lowercase[i % 26], "instance": inst.get("name"), "k": inst.get("k"),
+                  "epsilons": None if eps is None else _eps_text(eps)}
+        panel["title"] = _fill(by["title"], fields, f"{key}.title", note)
+        if axis == "k":
+            panel["instance"] = inst
+        else:
+            panel["epsilons"] = list(value) if isinstance(value, list) else [value]
+        out.append(panel)
+    return out
+
+
+# --- config/README.md -------------------------------------------------------------------------------------
+
+BEGIN = "<!-- generated by `python -m dpbandits.configfile` from workflow/schemas/config.schema.yaml and the " \
+        "algorithm registry: edit those, not this table -->"
+END = "<!-- end of generated tables -->"
+
+
+def _cell(text) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _meaning(sub: dict, fallback: str = "") -> str:
+    text = sub.get("description") or fallback
+    if "enum" in sub:
+        text += f" One of {', '.join(f'`{v}`' for v in sub['enum'])}."
+    return _cell(text)
+
+
+def _default(sub: dict) -> str:
+    import json
+
+    if "default" not in sub:
+        return ""
+    return f"`{json.dumps(sub['default'], ensure_ascii=False)}`"
+
+
+def _rows(props: dict, prefix: str, schema: dict):
+    for key, sub in props.items():
+        if "$ref" in sub and "description" not in sub:
+            sub = {**schema["$defs"][sub["$ref"].rsplit("/", 1)[1]]}
+        path = f"{prefix}{key}"
+        yield f"| `{path}` | {_meaning(sub)} | {_default(sub)} |"
+        if isinstance(sub.get("properties"), dict) and path not in ("papers",):
+            yield from _rows(sub["properties"], f"{path}.", schema)
+        extra = sub.get("additionalProperties")
+        if isinstance(extra, dict) and isinstance(extra.get("properties"), dict):
+            yield from _rows(extra["properties"], f"{path}.<name>.", schema)
+
+
+def tables(schema: dict) -> str:
+    """The markdown key tables of config/README.md: top-level keys, paper keys, figure keys, panel keys
+    and the algorithms' parameters."""
+    from . import registry
+
+    head = "| key | meaning | default |\n|---|---|---|"
+    top = {k: v for k, v in schema["properties"].items() if k != "papers"}
+    paper = schema["properties"]["papers"]["additionalProperties"]["properties"]
+    defs = schema["$defs"]
+    lines = ["Top-level keys:", "", head, *_rows(top, "", schema), "",
+             "Keys of a paper (`papers.<paper>`):", "", head, *_rows(paper, "", schema), "",
+             "Keys of a figure (`papers.<paper>.figures.<name>`, or of `papers.<paper>.defaults`):", "", head,
+             *[f"| `{k}` | {_meaning(v, defs.get(k, {}).get('description', ''))} | {_default(v)} |"
+               for k, v in defs["figure"]["properties"].items()], "",
+             f"`panels` as a mapping: {_cell(defs['panels_by']['description'])}", "",
+             "Parameters of the algorithms (`algorithms.<name>.<param>` overrides the default; a reading axis "
+             "lists its readings, the default first; `docs/reconstructions.md` explains each):", "",
+             "| algorithm | parameter | default | values | meaning |", "|---|---|---|---|---|"]
+    builtin = [(n, a) for n, a in registry.ALGORITHMS.items() if a.module.startswith("dpbandits.")]
+    for name, alg in sorted(builtin):
+        for pname, p in alg.params.items():
+            values = list(p.readings) if p.readings else list(p.choices) if p.choices else ""
+            values = ", ".join(f"`{v}`" for v in values) if values else ""
+            lines.append(f"| `{name}` | `{pname}` | `{p.default}` | {values} | {_cell(p.doc)} |")
+    return "\n".join(lines) + "\n"
+
+
+def readme(text: str, schema: dict) -> str:
+    """``text`` (config/README.md) with the part between the markers regenerated."""
+    if BEGIN not in text or END not in text:
+        raise ValueError(f"config/README.md lacks the markers {BEGIN!r} and {END!r}")
+    before, rest = text.split(BEGIN, 1)
+    after = rest.split(END, 1)[1]
+    return f"{before}{BEGIN}\n\n{tables(schema)}\n{END}{after}"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="Regenerate the key tables of config/README.md from the schema.")
+    parser.add_argument("--check", action="store_true", help="fail if config/README.md is stale; write nothing")
+    args = parser.parse_args(argv)
+    text = README.read_text()
+    new = readme(text, load_schema())
+    if args.check:
+        if new != text:
+            print("config/README.md is stale: run python -m dpbandits.configfile", file=sys.stderr)
+            return 1
+        return 0
+    README.write_text(new)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
