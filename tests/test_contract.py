@@ -101,7 +101,8 @@ def test_fast_loop_on_the_twin_draws_reproduces_the_twin(name, params, monkeypat
     for means in ([0.9, 0.6], [0.5, 0.5, 0.4]):
         ref, recorders = recorded_reference(monkeypatch, name, means, horizon, eps, runs, ckpts, params)
         for i, draws in enumerate(recorders):
-            out, pulls, total = replay(np.asarray(means), eps, ckpts, ref.meta["params"], draws)
+            out, pulls, total = replay(np.asarray(means), eps, ckpts, ref.meta["params"], draws.u, draws.eta,
+                                       draws.picks)
             np.testing.assert_array_equal(pulls, ref.pulls[i])
             assert total == ref.reward_sum[i]
             np.testing.assert_allclose(out, ref.regret[i], rtol=1e-12)

@@ -160,10 +160,10 @@ class Algorithm:
     private regret algorithm has one; ``audit``, how :mod:`dpbandits.audit` audits it (:class:`Audit`);
     ``bound``, its paper's regret bound with explicit constants (:class:`Bound`), or None; ``replay``
     (regret, optional), the fast kernel's step loop on given draws, ``replay(means, epsilon, checkpoints,
-    params, draws) -> (regret[C], pulls[K], reward_sum)`` with ``draws.u`` (reward uniforms), ``draws.eta``
-    (standard Laplace values) and ``draws.picks`` (tie picks, 0-based among the maximisers) in the order the
-    twin drew them, or its dotted path: an algorithm that declares it must reproduce its twin pull for pull
-    on the twin's own draws (``tests/test_contract.py``).
+    params, u, eta, picks) -> (regret[C], pulls[K], reward_sum)`` with the reward uniforms ``u`` (the horizon
+    is ``u.size``), the standard Laplace values ``eta`` and the tie picks (0-based among the maximisers) in
+    the order the twin drew them, or its dotted path: an algorithm that declares it must reproduce its twin
+    pull for pull on the twin's own draws (``tests/test_contract.py``).
     """
 
     name: str
