@@ -57,7 +57,7 @@ def test_registered_anytime_private(name):
     alg = ALGORITHMS[name]
     assert alg.label == NAMES[name] and alg.kind == "regret" and alg.private and not alg.needs_horizon
     assert alg.module == f"dpbandits.bandits.{name}"
-    expected = {f"bandits/{name}.py", "bandits/_kernels.py", "bandits/ucb.py"}  # ucb: the tie-break parameter
+    expected = {f"bandits/{name}.py", "bandits/_generator.py", "bandits/_regret.py", "bandits/ucb.py"}  # ucb: tie break
     expected.add("klucb.py" if name == "adap_klucb" else "bandits/_lazy.py")
     if name == "lazy_dp_ts":
         expected.add("bandits/_gamma.py")

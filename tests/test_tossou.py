@@ -7,7 +7,7 @@ import pytest
 from _stats import same_counts, same_distribution
 
 import dpbandits
-from dpbandits.bandits._kernels import new_streams
+from dpbandits.bandits._pcg64 import new_streams
 from dpbandits.bandits.dp_ucb_bound import dp_ucb_bound_on_draws
 from dpbandits.bandits.dp_ucb_int import dp_ucb_int_on_draws, input_epsilon, interval
 from dpbandits.bandits.dp_ucb_tossou import dp_ucb_tossou_on_draws

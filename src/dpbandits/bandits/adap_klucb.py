@@ -21,7 +21,8 @@ from numba import njit
 
 from ..klucb import klucb_upper
 from ..registry import Algorithm, Audit, Param, register
-from ._kernels import argmax_ties, bernoulli, fill_linear, record
+from ._generator import argmax_ties, bernoulli
+from ._regret import fill_linear, record
 from .ucb import TIE_BREAK
 
 #: Reading axis of alpha (docs/reconstructions.md, "AdaP-KLUCB's alpha"): Hu & Hegde (Section 6) state none.

@@ -7,7 +7,7 @@ Only the pulled arm's counter advances.
 
 Fast kernel (exact re-organisation): index_i = A_i + h(t) B_i + sqrt(2 ln t) d_i where only the
 pulled arm's A = y/n, B = nu/(n h(t)) and d = n^-1/2 change, h(t) = ln t (ln(4 t^4) for
-``tr_ln_n``); the hybrid counter's noise process in O(1) per insertion (``_kernels.hybrid_noise_step``);
+``tr_ln_n``); the hybrid counter's noise process in O(1) per insertion (``_counters.hybrid_noise_step``);
 reward deciders and standard Laplace noise in blocks from the run's inline PCG64 stream; tie picks
 only when ties occur. :func:`dp_ucb_bound_on_draws` runs the same loop on given draws.
 """
@@ -21,18 +21,10 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
 from ..registry import Algorithm, Bound, Param, register
-from ._kernels import (
-    best_arm3,
-    critical_chunks,
-    fill_laplace,
-    fill_log,
-    fill_uniforms,
-    hybrid_noise_step,
-    new_streams,
-    padded_index,
-    resolve_tie,
-    set_streams_state,
-)
+from ._argmax import best_arm3, padded_index, resolve_tie
+from ._counters import hybrid_noise_step
+from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._pcg64 import new_streams, set_streams_state
 from .ucb import TIE_BREAK
 
 NU_FORMS = ("paper_nprime", "tr_ln_n", "log2_n", "tr_ln_n_reset")

@@ -22,17 +22,9 @@ import numpy as np
 from numba import njit
 
 from ..registry import Algorithm, Audit, Bound, Param, register
-from ._kernels import (
-    best_arm,
-    critical_chunks,
-    fill_laplace,
-    fill_log,
-    fill_uniforms,
-    new_streams,
-    padded_index,
-    resolve_tie,
-    set_streams_state,
-)
+from ._argmax import best_arm, padded_index, resolve_tie
+from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._pcg64 import new_streams, set_streams_state
 from .ucb import TIE_BREAK
 
 UPDATES = ("frozen", "literal", "live_bonus")

@@ -5,7 +5,7 @@ others: Algorithm 2's "When arm a_t = a is played, insert 0 to all hybrid mechan
 arm a' != a", applied to the first K forced pulls too), so all counters share tau = t.
 
 Fast kernel (exact re-organisation): the K counters' noise processes advance together in O(1) each
-per step (``_kernels.hybrid_noise_step``, one standard Laplace draw per counter and step, drawn in
+per step (``_counters.hybrid_noise_step``, one standard Laplace draw per counter and step, drawn in
 blocks from the run's inline PCG64 stream); index_i = (S_i + noise_i)/n_i + sqrt(2 ln t) n_i^-1/2
 with 1/n_i and n_i^-1/2 updated for the pulled arm only; tie picks only when ties occur.
 :func:`dp_ucb_tossou_on_draws` runs the same loop on given draws.
@@ -19,18 +19,10 @@ import numpy as np
 from numba import njit
 
 from ..registry import Algorithm, Bound, register
-from ._kernels import (
-    best_arm3,
-    critical_chunks,
-    fill_laplace,
-    fill_sqrt_log,
-    fill_uniforms,
-    hybrid_noise_step,
-    new_streams,
-    padded_index,
-    resolve_tie,
-    set_streams_state,
-)
+from ._argmax import best_arm3, padded_index, resolve_tie
+from ._counters import hybrid_noise_step
+from ._draws import critical_chunks, fill_laplace, fill_sqrt_log, fill_uniforms
+from ._pcg64 import new_streams, set_streams_state
 from .dp_ucb_bound import HYBRID_SPLIT
 from .ucb import TIE_BREAK
 

@@ -22,8 +22,10 @@ from numba import njit
 
 from ..registry import Algorithm, Audit, Param, register
 from ._gamma import beta
-from ._kernels import argmax_ties, new_streams, record
+from ._generator import argmax_ties
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
+from ._pcg64 import POOL_INDEX, new_streams
+from ._regret import record
 from .ucb import TIE_BREAK
 
 #: log(t) of Algorithm 3 in each base, as a multiple of ln(t).
@@ -58,7 +60,7 @@ def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, 
     regret = 0.0
     total = 0.0
     c = 0
-    i = np.int64(sb[4])
+    i = np.int64(sb[POOL_INDEX])
     for t in range(1, horizon + 1):
         if t <= k:
             a = t - 1
@@ -82,7 +84,7 @@ def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, 
         n[a] += 1
         regret += gap[a]
         c = record(out, checkpoints, c, t, regret)
-    sb[4] = i
+    sb[POOL_INDEX] = i
     total += open_epoch_rewards(means, rng, cur)
     return out, n, total, obs, mu
 

@@ -6,7 +6,7 @@ index = y/n + sqrt(2 ln t / n) + c_t / n,  c_t = K (ln T)^2 (ln(K T ln T) + 4 ln
 
 Fast kernel (exact re-organisation): index_i = y_i/n_i + c_t/n_i + w(t) n_i^-1/2 with w(t) =
 sqrt(2 ln t) (or sqrt((ln 2 + 4 ln t)/2) for ``sqrt_term="hoeffding"``), only the pulled arm's terms
-recomputed; the tree noise in O(1) per insertion (``_kernels.tree_noise_step``); reward deciders and
+recomputed; the tree noise in O(1) per insertion (``_counters.tree_noise_step``); reward deciders and
 standard Laplace noise in blocks from the run's inline PCG64 stream; tie picks only when ties occur.
 :func:`private_ucb_on_draws` runs the same loop on given draws.
 """
@@ -20,18 +20,10 @@ from numba import njit
 
 from ..mechanisms import tree_bits
 from ..registry import Algorithm, Param, register
-from ._kernels import (
-    best_arm3,
-    critical_chunks,
-    fill_laplace,
-    fill_log,
-    fill_uniforms,
-    new_streams,
-    padded_index,
-    resolve_tie,
-    set_streams_state,
-    tree_noise_step,
-)
+from ._argmax import best_arm3, padded_index, resolve_tie
+from ._counters import tree_noise_step
+from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._pcg64 import new_streams, set_streams_state
 from .ucb import TIE_BREAK
 
 BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
