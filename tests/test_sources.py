@@ -17,12 +17,9 @@ from dpbandits.pipeline import ENTRY_POINTS
 ROOT = Path(__file__).resolve().parents[1]
 CORE = {"__init__.py", "checkpoints.py", "instances.py", "io.py", "pipeline.py", "registry.py", "seeding.py",
         "simulate.py", "validation.py"}
-# algorithm modules other algorithms import: UCB's tie-break parameter, DP-UCB-BOUND's hybrid split
-SHARED = {
-    "bandits/ucb.py": {"ucb", "adap_klucb", "anytime_lazy_ucb", "dp_ucb_bound", "dp_ucb_int", "dp_ucb_tossou",
-                       "lazy_dp_ts", "private_ucb"},
-    "bandits/dp_ucb_bound.py": {"dp_ucb_bound", "dp_ucb_tossou"},
-}
+# shared parameters live in bandits/_params.py: no algorithm module imports another
+PARAMS_USERS = {"ucb", "adap_klucb", "anytime_lazy_ucb", "dp_ucb", "dp_ucb_bound", "dp_ucb_int", "dp_ucb_tossou",
+                "lazy_dp_ts", "private_ucb", "dp_se", "dp_se2", "dp_se2_modified"}
 
 
 def _rel(paths) -> set[str]:
@@ -54,7 +51,7 @@ def test_an_algorithm_module_reaches_only_the_algorithms_that_import_it():
     for alg in ALGORITHMS.values():
         file = _module_file(alg)
         registered = {name for name, other in ALGORITHMS.items() if other.module == alg.module}
-        assert _users(file) == SHARED.get(file, registered), file
+        assert _users(file) == registered, file
 
 
 def test_names_imported_from_packages_resolve_to_their_definitions():
@@ -114,8 +111,7 @@ def test_editing_any_module_reruns_exactly_the_jobs_that_run_it(tmp_path):
         assert any(r.startswith("figures_") for r in rules) == bool(sims or module in figure_code), module
     for module in ("instances.py", "seeding.py", "simulate.py", "checkpoints.py"):  # the core: every simulation
         assert {alg for rule, alg in plans[module] if rule == "simulate"} == used, module
-    for module, users in SHARED.items():
-        assert {alg for rule, alg in plans[module] if rule == "simulate"} == users, module
+    assert {alg for rule, alg in plans["bandits/_params.py"] if rule == "simulate"} == PARAMS_USERS & used
     assert {alg for rule, alg in plans["bandits/dp_se2.py"] if rule == "simulate"} == {"dp_se2", "dp_se2_modified"}
     assert {rule for rule, _ in plans["audit.py"]} == {"audit", "all"}
     claims = {rule for rule, _ in plans["claims/hu2022.py"]}

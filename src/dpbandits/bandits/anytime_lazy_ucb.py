@@ -25,8 +25,8 @@ from numba import njit
 from ..registry import Algorithm, register
 from ._generator import argmax_ties
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
+from ._params import TIE_BREAK
 from ._regret import fill_linear
-from .ucb import TIE_BREAK
 
 SLACK = 1e-12  # certified lead, relative to the index terms; the rounding error is below 1e-14
 

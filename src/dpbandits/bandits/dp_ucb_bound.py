@@ -24,17 +24,11 @@ from ..registry import Algorithm, Bound, Param, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import hybrid_noise_step
 from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._params import HYBRID_SPLIT, TIE_BREAK
 from ._pcg64 import new_streams, set_streams_state
-from .ucb import TIE_BREAK
 
 NU_FORMS = ("paper_nprime", "tr_ln_n", "log2_n", "tr_ln_n_reset")
-#: Reading axes of the hybrid counter and of Algorithm 1's index (docs/reconstructions.md, Tossou & Dimitrakakis).
-HYBRID_SPLIT_READINGS = {
-    "half": "Chan, Shi & Song's hybrid mechanism gives eps/2 to its logarithmic and eps/2 to its binary part, which "
-            "makes 'the hybrid mechanism eps-differential private' (Section 2.3) true",
-    "none": "Section 2.3 describes Laplace noise 'of scale eps^-1' at t = 2^k and 'of scale log t/eps' in the tree, "
-            "with no split of eps",
-}
+#: Reading axes of Algorithm 1's index (docs/reconstructions.md, Tossou & Dimitrakakis).
 NU_FORM_READINGS = {
     "paper_nprime": "Algorithm 1: nu_a = (4 sqrt(8)/eps) log t (log2 n'_a + 1), n'_a = n_a less its largest power of 2",
     "tr_ln_n": "bound (2.2), (sqrt(8)/eps) log(2/gamma)(log n + 1), taken literally with natural logs, n the pull "
@@ -48,9 +42,6 @@ BOUND_SQRT_READINGS = {
           "(Section 3); Theorem 3.2 keeps UCB's 8 log t/(lambda0^2 Delta) term",
     False: "Algorithm 1 pulls argmax_a s_a(t)/n_a + nu_a/n_a, with no sqrt(2 log t/n_a) term",
 }
-HYBRID_SPLIT = Param("half", ("half", "none"), readings=HYBRID_SPLIT_READINGS,
-                     doc="[CHOICE] eps/2 to each part of the hybrid counter (Chan, Shi & Song 2010) or eps to each "
-                     "as Section 2.3 describes it")
 BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
 
 

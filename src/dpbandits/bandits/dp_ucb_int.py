@@ -24,8 +24,8 @@ from numba import njit
 from ..registry import Algorithm, Audit, Bound, Param, register
 from ._argmax import best_arm, padded_index, resolve_tie
 from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._params import TIE_BREAK
 from ._pcg64 import new_streams, set_streams_state
-from .ucb import TIE_BREAK
 
 UPDATES = ("frozen", "literal", "live_bonus")
 LOG_BASES = {"ln": math.e, "log10": 10.0, "log2": 2.0}

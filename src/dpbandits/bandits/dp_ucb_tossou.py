@@ -22,9 +22,8 @@ from ..registry import Algorithm, Bound, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import hybrid_noise_step
 from ._draws import critical_chunks, fill_laplace, fill_sqrt_log, fill_uniforms
+from ._params import HYBRID_SPLIT, TIE_BREAK
 from ._pcg64 import new_streams, set_streams_state
-from .dp_ucb_bound import HYBRID_SPLIT
-from .ucb import TIE_BREAK
 
 BLOCK = 384  # steps per block of draws and sqrt(2 ln t) (a multiple of 3)
 

@@ -24,9 +24,9 @@ from ..registry import Algorithm, Audit, Param, register
 from ._gamma import beta
 from ._generator import argmax_ties
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
+from ._params import TIE_BREAK
 from ._pcg64 import POOL_INDEX, new_streams
 from ._regret import record
-from .ucb import TIE_BREAK
 
 #: log(t) of Algorithm 3 in each base, as a multiple of ln(t).
 LOG_SCALES = {"ln": 1.0, "log2": 1.0 / math.log(2.0), "log10": 1.0 / math.log(10.0)}

@@ -23,8 +23,8 @@ from ..registry import Algorithm, Param, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import tree_noise_step
 from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._params import TIE_BREAK
 from ._pcg64 import new_streams, set_streams_state
-from .ucb import TIE_BREAK
 
 BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
 #: Reading axes of the reconstruction (docs/reconstructions.md, "Private-UCB"); Tossou & Dimitrakakis give

@@ -16,9 +16,10 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, Bound, Param, register
+from ..registry import Algorithm, Bound, register
 from ._argmax import count_max, first_max, fma, lead_chunk, padded_index, resolve_tie
 from ._draws import critical_chunks, fill_sqrt_log, fill_uniforms
+from ._params import TIE_BREAK
 from ._pcg64 import new_streams, set_streams_state
 
 BLOCK = 384  # steps per block of reward deciders and sqrt(2 ln t) (a multiple of 3)
@@ -206,8 +207,6 @@ def run(means, horizon, epsilon, checkpoints, rng, params):
     regret, pulls, totals = run_batch(means, horizon, epsilon, checkpoints, [rng], params)
     return regret[0], pulls[0], totals[0]
 
-
-TIE_BREAK = Param("random", ("random", "first"), doc="[CHOICE] uniform random among maximisers, or lowest index")
 
 register(
     Algorithm(
