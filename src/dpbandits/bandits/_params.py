@@ -18,6 +18,11 @@ HYBRID_SPLIT = Param("half", ("half", "none"), readings=HYBRID_SPLIT_READINGS,
                      "as Section 2.3 describes it")
 
 
+def hybrid_split(params: dict) -> float:
+    """The factor of the hybrid counter's Laplace scales 1/epsilon: 2 for ``"half"`` (eps/2 each part), else 1."""
+    return 2.0 if params["hybrid_split"] == "half" else 1.0
+
+
 def resolve_beta(beta: float | None, horizon: int) -> float:
     """beta, with None meaning 1/T (the experiments of Sajed & Sheffet 2019, Section 5, and of the thesis)."""
     return 1.0 / horizon if beta is None else beta

@@ -24,8 +24,8 @@ from ..registry import Algorithm, Bound, Param, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import hybrid_noise_step
 from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
-from ._params import HYBRID_SPLIT, TIE_BREAK
-from ._pcg64 import new_streams, set_streams_state
+from ._params import HYBRID_SPLIT, TIE_BREAK, hybrid_split
+from ._tossou import BLOCK, entry_points
 
 NU_FORMS = ("paper_nprime", "tr_ln_n", "log2_n", "tr_ln_n_reset")
 #: Reading axes of Algorithm 1's index (docs/reconstructions.md, Tossou & Dimitrakakis).
@@ -42,7 +42,6 @@ BOUND_SQRT_READINGS = {
           "(Section 3); Theorem 3.2 keeps UCB's 8 log t/(lambda0^2 Delta) term",
     False: "Algorithm 1 pulls argmax_a s_a(t)/n_a + nu_a/n_a, with no sqrt(2 log t/n_a) term",
 }
-BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
 
 
 @njit(cache=True, inline="always")
@@ -65,7 +64,7 @@ def h_of(lt, nu_form):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, random_ties, split, bound_sqrt, nu_form,
+def dp_ucb_bound_kernel(means, horizon, checkpoints, epsilon, random_ties, split, bound_sqrt, nu_form,
                         sb, u, eta, picks, replay):
     """One run. Returns (regret[C], pulls[K], reward_sum).
 
@@ -138,29 +137,13 @@ def dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, random_ties, split
     return out, n, total
 
 
-_NO_PICKS = np.zeros(0, dtype=np.int64)
+def _args(means, horizon, epsilon, params):
+    """The kernel's (epsilon, random_ties, split, bound_sqrt, nu_form)."""
+    return (epsilon, params["tie_break"] == "random", hybrid_split(params), params["bound_sqrt"],
+            NU_FORMS.index(params["nu_form"]))
 
 
-def _args(params):
-    return (params["tie_break"] == "random", 2.0 if params["hybrid_split"] == "half" else 1.0,
-            params["bound_sqrt"], NU_FORMS.index(params["nu_form"]))
-
-
-def dp_ucb_bound_on_draws(means, epsilon, checkpoints, params, u, eta, picks):
-    """The kernel on given draws (see :func:`dp_ucb_bound_kernel`); the horizon is ``u.size``."""
-    u = np.ascontiguousarray(u, dtype=np.float64)
-    return dp_ucb_bound_kernel(means, u.size, epsilon, checkpoints, *_args(params),
-                               new_streams([np.random.default_rng(0)])[0], u,
-                               np.ascontiguousarray(eta, dtype=np.float64), np.asarray(picks, dtype=np.int64),
-                               True)
-
-
-def run(means, horizon, epsilon, checkpoints, rng, params):
-    streams = new_streams([rng])
-    out = dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, *_args(params), streams[0],
-                              np.empty(BLOCK), np.empty(BLOCK), _NO_PICKS, False)
-    set_streams_state([rng], streams)
-    return out
+run, dp_ucb_bound_on_draws = entry_points(dp_ucb_bound_kernel, _args)
 
 
 register(

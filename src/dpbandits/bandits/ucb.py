@@ -21,8 +21,8 @@ from ._argmax import count_max, first_max, fma, lead_chunk, padded_index, resolv
 from ._draws import critical_chunks, fill_sqrt_log, fill_uniforms
 from ._params import TIE_BREAK
 from ._pcg64 import new_streams, set_streams_state
+from ._tossou import BLOCK, replay_stream
 
-BLOCK = 384  # steps per block of reward deciders and sqrt(2 ln t) (a multiple of 3)
 LEAD_CHUNK = 128  # longest chunk of leader steps checked against one rival bound (first chunk: 16)
 _U = np.uintp
 
@@ -188,9 +188,8 @@ def ucb_on_draws(means, checkpoints, random_ties, u, picks, lead=True):
     means = np.asarray(means, dtype=np.float64)
     checkpoints = np.asarray(checkpoints, dtype=np.int64)
     out = np.empty(len(checkpoints))
-    pulls, total = _run(means, len(u), checkpoints, random_ties, new_streams([np.random.default_rng(0)])[0],
-                        critical_chunks(means), np.asarray(u, dtype=np.float64), np.asarray(picks, dtype=np.int64),
-                        True, out, lead)
+    pulls, total = _run(means, len(u), checkpoints, random_ties, replay_stream(), critical_chunks(means),
+                        np.asarray(u, dtype=np.float64), np.asarray(picks, dtype=np.int64), True, out, lead)
     return out, pulls, total
 
 
