@@ -40,7 +40,7 @@ def test_every_simulation_runs_the_core_of_its_kind_only():
         reached = _rel(sources.algorithm_sources(name))
         assert CORE | {_module_file(alg)} <= reached, name
         if alg.kind == "bai":
-            assert {"bai/pipeline.py", "bai/simulate.py"} <= reached, name
+            assert {"bai/jobs.py", "bai/trials.py"} <= reached, name
             assert not any(f.startswith("bandits/") for f in reached), name
         else:
             assert not any(f.startswith("bai/") for f in reached), name
@@ -60,9 +60,9 @@ def test_names_imported_from_packages_resolve_to_their_definitions():
     # claims.PAPERS, defined in claims/__init__.py, is built from every paper's claims module
     claims = _rel(sources.closure("dpbandits.claims.ledger"))
     assert {f"claims/{p}.py" for p in ("tossou2016", "sajed2019", "sajed2019thesis", "hu2022", "chen2024")} <= claims
-    # plotting imports wilson_interval from dpbandits.bai, which re-exports it from bai/simulate.py
+    # plotting imports wilson_interval from dpbandits.bai, which re-exports it from bai/trials.py
     figures = _rel(sources.script_sources(ROOT / "workflow/scripts/figures.py"))
-    assert {"figures.py", "plotting.py", "crosspaper.py", "theory.py", "bai/simulate.py"} <= figures
+    assert {"figures.py", "plotting.py", "crosspaper.py", "theory.py", "bai/trials.py"} <= figures
     assert "bai/dp_bai.py" not in figures
     with pytest.raises(ValueError, match="not a module"):
         sources.closure("dpbandits.nope")
@@ -76,7 +76,7 @@ def test_each_entry_point_runs_its_kind(tmp_path):
                      "--out", str(tmp_path / "chunk.npz"), "--log", str(tmp_path / "log.json")], ROOT, check=False)
         assert (proc.returncode == 0) == ok, proc.stderr[-2000:]
     assert json.loads((tmp_path / "log.json").read_text())["members"][0]["trials"] == 2
-    assert "python -m dpbandits.bai.pipeline" in proc.stderr
+    assert "python -m dpbandits.bai.jobs" in proc.stderr
 
 
 @pytest.mark.pipeline
