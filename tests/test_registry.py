@@ -122,3 +122,9 @@ def test_reference_twins_share_no_code_with_the_fast_kernels():
     for mod in pkgutil.iter_modules(reference.__path__):
         reached = sources.closure(f"dpbandits.reference.{mod.name}")
         assert not [f for f in reached if f.startswith(fast)], mod.name
+
+
+def test_ucb_leads_the_registered_regret_algorithms():
+    # the registry's order is that of the tables listing algorithms (crosspaper): UCB, then module name order
+    regret = [n for n, a in ALGORITHMS.items() if a.kind == "regret" and a.module.startswith("dpbandits.bandits.")]
+    assert regret[0] == "ucb" and regret[1:] == sorted(regret[1:])
