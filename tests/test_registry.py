@@ -113,7 +113,7 @@ def test_every_private_algorithm_has_a_noise_mutant():
     assert all((Path(__file__).parents[1] / PKG / file).is_file() for _, file, *_ in MUTANTS)
 
 
-def test_reference_twins_share_no_code_with_the_fast_kernels():
+def test_reference_twins_share_no_code_with_the_fast_code():
     """A twin reaches neither dpbandits.bandits nor dpbandits.bai (constants named in a paper are written out
     again), so a bug in the fast side's formulas cannot pass the parity tests by being shared."""
     from dpbandits import sources

@@ -183,7 +183,7 @@ def test_ucb_leader_loop_breaks_ties_like_the_argmax(k, random_ties):
         assert (a[1] == b[1]).all() and a[2] == b[2]
 
 
-def test_fast_kernels_consume_their_own_stream_only():
+def test_each_fast_run_consumes_its_own_stream_only():
     # one Generator per run, advanced by the kernel: the same seed gives the same run, and a
     # different run index a different one
     means = NAMED["tossou_2arm"]
