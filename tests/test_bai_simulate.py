@@ -189,8 +189,8 @@ def test_wilson_interval():
 
 
 def test_instance_for_and_pipeline_chunk():
-    from dpbandits.bai.instances import instance_for
-    from dpbandits.bai.pipeline import run_bai_chunk
+    from dpbandits.bai.jobs import run_bai_chunk
+    from dpbandits.bai.linear_instances import instance_for
 
     arms, theta, reward = instance_for(PROTOCOL["fig1"]["instance"])
     np.testing.assert_array_equal(arms, section5_instance()[0])

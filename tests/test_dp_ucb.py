@@ -11,18 +11,22 @@ from scipy import stats
 
 import dpbandits
 from dpbandits import ALGORITHMS, reference
-from dpbandits.bandits._kernels import (
-    POOL,
+from dpbandits.bandits._counters import tree_noise_step
+from dpbandits.bandits._draws import (
     SERIES_FROM,
     critical_chunks,
     fill_draws,
     fill_laplace,
     fill_sqrt_log,
     fill_uniforms,
+)
+from dpbandits.bandits._pcg64 import (
+    POOL,
+    POOL_INDEX,
+    POOL_START,
     new_streams,
     refill,
     set_streams_state,
-    tree_noise_step,
     uniform_int,
 )
 from dpbandits.bandits.dp_ucb import BLOCK, LEAD_CHUNK, dp_ucb_batch, dp_ucb_on_draws, gamma_bonus, node_scale
@@ -148,14 +152,14 @@ def draw_blocks(means, scale, blocks, seed):
 def stream_words(sb, n):
     """The next n words of stream ``sb``, read as the kernels do."""
     out = np.empty(n, dtype=np.uint64)
-    i = np.int64(sb[4])
+    i = np.int64(sb[POOL_INDEX])
     for j in range(n):
         if i >= POOL:
             refill(sb)
             i = 0
-        out[j] = sb[5 + i]
+        out[j] = sb[POOL_START + i]
         i += 1
-    sb[4] = i
+    sb[POOL_INDEX] = i
     return out
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dpbandits.bandits._gamma import fill_betas, fill_gammas, fill_normals
-from dpbandits.bandits._kernels import POOL, new_streams, set_streams_state
+from dpbandits.bandits._pcg64 import POOL, POOL_INDEX, POOL_START, new_streams, set_streams_state
 
 SHAPES = [0.3, 0.999, 1.0, 1.5, 7.3, 1e3, 1e6, 1e-3, 0.0]
 BETA_GRID = [1e-3, 0.3, 1.0, 1.0 + 2**-52, 2.5, 1e5, 1e6]
@@ -21,8 +21,8 @@ def twin(seed):
 
 def assert_same_state(g, sb):
     """The stream's unread pool words are g's next words, and its state is g's after them."""
-    i = int(sb[4])
-    np.testing.assert_array_equal(sb[5 + i:], g.bit_generator.random_raw(POOL - i))
+    i = int(sb[POOL_INDEX])
+    np.testing.assert_array_equal(sb[POOL_START + i:], g.bit_generator.random_raw(POOL - i))
     h = np.random.Generator(np.random.PCG64(0))
     set_streams_state([h], sb[None])
     assert h.bit_generator.state == g.bit_generator.state

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 import dpbandits
 from dpbandits import ALGORITHMS, catalogue, planning, reference
 from dpbandits.bai import simulate_bai
-from dpbandits.bai.instances import instance_for, section5_instance, two_arm_instance
+from dpbandits.bai.linear_instances import instance_for, section5_instance, two_arm_instance
 from dpbandits.checkpoints import check_checkpoints, default_checkpoints
 from dpbandits.instances import means_for, sajed_instance
 from dpbandits.validation import MAX_ARMS, MAX_BUDGET, MAX_HORIZON, MAX_RUNS

@@ -87,7 +87,7 @@ def test_bad_definitions_fail_naming_the_algorithm(changes, message):
         Algorithm(**{**good, **changes})
 
 
-def test_reference_twins_share_no_code_with_the_fast_kernels():
+def test_reference_twins_share_no_code_with_the_fast_code():
     """A twin reaches neither dpbandits.bandits nor dpbandits.bai (constants named in a paper are written out
     again), so a bug in the fast side's formulas cannot pass the parity tests by being shared."""
     from dpbandits import sources
@@ -96,3 +96,9 @@ def test_reference_twins_share_no_code_with_the_fast_kernels():
     for mod in pkgutil.iter_modules(reference.__path__):
         reached = sources.closure(f"dpbandits.reference.{mod.name}")
         assert not [f for f in reached if f.startswith(fast)], mod.name
+
+
+def test_ucb_leads_the_registered_regret_algorithms():
+    # the registry's order is that of the tables listing algorithms (crosspaper): UCB, then module name order
+    regret = [n for n, a in ALGORITHMS.items() if a.kind == "regret" and a.module.startswith("dpbandits.bandits.")]
+    assert regret[0] == "ucb" and regret[1:] == sorted(regret[1:])

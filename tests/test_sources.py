@@ -17,12 +17,9 @@ from dpbandits.pipeline import ENTRY_POINTS
 ROOT = Path(__file__).resolve().parents[1]
 CORE = {"__init__.py", "checkpoints.py", "instances.py", "io.py", "pipeline.py", "registry.py", "seeding.py",
         "simulate.py", "validation.py"}
-# algorithm modules other algorithms import: UCB's tie-break parameter, DP-UCB-BOUND's hybrid split
-SHARED = {
-    "bandits/ucb.py": {"ucb", "adap_klucb", "anytime_lazy_ucb", "dp_ucb_bound", "dp_ucb_int", "dp_ucb_tossou",
-                       "lazy_dp_ts", "private_ucb"},
-    "bandits/dp_ucb_bound.py": {"dp_ucb_bound", "dp_ucb_tossou"},
-}
+# shared parameters live in bandits/_params.py: no algorithm module imports another
+PARAMS_USERS = {"ucb", "adap_klucb", "anytime_lazy_ucb", "dp_ucb", "dp_ucb_bound", "dp_ucb_int", "dp_ucb_tossou",
+                "lazy_dp_ts", "private_ucb", "dp_se", "dp_se2", "dp_se2_modified"}
 
 
 def _rel(paths) -> set[str]:
@@ -43,7 +40,7 @@ def test_every_simulation_runs_the_core_of_its_kind_only():
         reached = _rel(sources.algorithm_sources(name))
         assert CORE | {_module_file(alg)} <= reached, name
         if alg.kind == "bai":
-            assert {"bai/pipeline.py", "bai/simulate.py"} <= reached, name
+            assert {"bai/jobs.py", "bai/trials.py"} <= reached, name
             assert not any(f.startswith("bandits/") for f in reached), name
         else:
             assert not any(f.startswith("bai/") for f in reached), name
@@ -54,7 +51,7 @@ def test_an_algorithm_module_reaches_only_the_algorithms_that_import_it():
     for alg in ALGORITHMS.values():
         file = _module_file(alg)
         registered = {name for name, other in ALGORITHMS.items() if other.module == alg.module}
-        assert _users(file) == SHARED.get(file, registered), file
+        assert _users(file) == registered, file
 
 
 def test_names_imported_from_packages_resolve_to_their_definitions():
@@ -63,9 +60,9 @@ def test_names_imported_from_packages_resolve_to_their_definitions():
     # claims.PAPERS, defined in claims/__init__.py, is built from every paper's claims module
     claims = _rel(sources.closure("dpbandits.claims.ledger"))
     assert {f"claims/{p}.py" for p in ("tossou2016", "sajed2019", "sajed2019thesis", "hu2022", "chen2024")} <= claims
-    # plotting imports wilson_interval from dpbandits.bai, which re-exports it from bai/simulate.py
+    # plotting imports wilson_interval from dpbandits.bai, which re-exports it from bai/trials.py
     figures = _rel(sources.script_sources(ROOT / "workflow/scripts/figures.py"))
-    assert {"figures.py", "plotting.py", "crosspaper.py", "theory.py", "bai/simulate.py"} <= figures
+    assert {"figures.py", "plotting.py", "crosspaper.py", "theory.py", "bai/trials.py"} <= figures
     assert "bai/dp_bai.py" not in figures
     with pytest.raises(ValueError, match="not a module"):
         sources.closure("dpbandits.nope")
@@ -79,7 +76,7 @@ def test_each_entry_point_runs_its_kind(tmp_path):
                      "--out", str(tmp_path / "chunk.npz"), "--log", str(tmp_path / "log.json")], ROOT, check=False)
         assert (proc.returncode == 0) == ok, proc.stderr[-2000:]
     assert json.loads((tmp_path / "log.json").read_text())["members"][0]["trials"] == 2
-    assert "python -m dpbandits.bai.pipeline" in proc.stderr
+    assert "python -m dpbandits.bai.jobs" in proc.stderr
 
 
 @pytest.mark.pipeline
@@ -117,8 +114,7 @@ def test_editing_any_module_reruns_exactly_the_jobs_that_run_it(tmp_path):
             assert "notebook" in rules, module
     for module in ("instances.py", "seeding.py", "simulate.py", "checkpoints.py"):  # the core: every simulation
         assert {alg for rule, alg in plans[module] if rule == "simulate"} == used, module
-    for module, users in SHARED.items():
-        assert {alg for rule, alg in plans[module] if rule == "simulate"} == users, module
+    assert {alg for rule, alg in plans["bandits/_params.py"] if rule == "simulate"} == PARAMS_USERS & used
     assert {alg for rule, alg in plans["bandits/dp_se2.py"] if rule == "simulate"} == {"dp_se2", "dp_se2_modified"}
     assert {rule for rule, _ in plans["audit.py"]} == {"audit", "all"}
     claims = {rule for rule, _ in plans["claims/hu2022.py"]}

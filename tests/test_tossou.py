@@ -7,7 +7,7 @@ import pytest
 from _stats import same_counts, same_distribution
 
 import dpbandits
-from dpbandits.bandits._kernels import new_streams
+from dpbandits.bandits._pcg64 import new_streams
 from dpbandits.bandits.dp_ucb_bound import dp_ucb_bound_on_draws
 from dpbandits.bandits.dp_ucb_int import dp_ucb_int_on_draws, input_epsilon, interval
 from dpbandits.bandits.dp_ucb_tossou import dp_ucb_tossou_on_draws
@@ -183,7 +183,7 @@ def test_ucb_leader_loop_breaks_ties_like_the_argmax(k, random_ties):
         assert (a[1] == b[1]).all() and a[2] == b[2]
 
 
-def test_fast_kernels_consume_their_own_stream_only():
+def test_each_fast_run_consumes_its_own_stream_only():
     # one Generator per run, advanced by the kernel: the same seed gives the same run, and a
     # different run index a different one
     means = NAMED["tossou_2arm"]

@@ -9,7 +9,7 @@ import math
 
 from dpbandits import ALGORITHMS
 from dpbandits.audit_tables import threshold_candidates
-from dpbandits.bandits._kernels import resolve_beta
+from dpbandits.bandits._params import resolve_beta
 from dpbandits.bandits.dp_se import epoch_schedule
 from dpbandits.plugins import per_step
 from dpbandits.reference.sajed import DPSE

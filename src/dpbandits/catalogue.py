@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import registry
-from .bai import instances as bai_instances
+from .bai import linear_instances
 from .instances import instance_label, means_for
 from .plugins import load_plugins
 from .seeding import config_id
@@ -222,7 +222,7 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, gro
     try:
         means = check_means(means_for(instance))
     except ValueError as err:
-        if isinstance(instance, dict) and (instance.get("name") in bai_instances.MAKERS or "arms" in instance):
+        if isinstance(instance, dict) and (instance.get("name") in linear_instances.MAKERS or "arms" in instance):
             fkey = pkey.rsplit(".panels", 1)[0]
             raise ConfigError(f"{fkey}.kind: a regret figure (the default kind) with the best-arm identification "
                               f"instance {instance_label(instance)!r}; set kind: bai") from None
@@ -290,7 +290,7 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading=None)
     for i, v in enumerate(values if x == "ratio" else [None]):
         instance = dict(panel.instance, ratio=v) if x == "ratio" else panel.instance
         try:
-            bai_instances.instance_for(instance)
+            linear_instances.instance_for(instance)
         except ValueError as err:
             raise ConfigError(f"{f'{vkey}[{i}]' if x == 'ratio' else f'{pkey}.instance'}: {err}") from None
     for j, entry in enumerate(_curves(_get("curves", panel_spec, fspec), "bai") or []):

@@ -1,7 +1,7 @@
 """The simulation rule's entry point: one job simulates a chunk of runs of its configurations.
 
 A job runs ``python -m <ENTRY_POINTS[kind]>``: this module for regret configurations,
-:mod:`dpbandits.bai.pipeline` for BAI ones, so a job imports only its kind's code and
+:mod:`dpbandits.bai.jobs` for BAI ones, so a job imports only its kind's code and
 :func:`dpbandits.sources.algorithm_sources` makes only that code its inputs.
 """
 
@@ -27,7 +27,7 @@ def peak_rss_mb() -> float:
 
 
 #: The module a simulation job of each kind runs with ``python -m``.
-ENTRY_POINTS = {"regret": "dpbandits.pipeline", "bai": "dpbandits.bai.pipeline"}
+ENTRY_POINTS = {"regret": "dpbandits.pipeline", "bai": "dpbandits.bai.jobs"}
 
 
 def run_spec(spec: dict, start: int, stop: int) -> tuple[dict, dict, dict]:
@@ -48,7 +48,7 @@ def run_spec(spec: dict, start: int, stop: int) -> tuple[dict, dict, dict]:
 
 def run_job(specs: list[dict], start: int, stop: int, output: str, run_chunk=run_spec) -> dict:
     """Simulate runs ``start .. stop-1`` of every configuration in ``specs`` with ``run_chunk`` (``run_spec``
-    or :func:`dpbandits.bai.pipeline.run_bai_chunk`) and write them to ``output``.
+    or :func:`dpbandits.bai.jobs.run_bai_chunk`) and write them to ``output``.
 
     Returns the job's log: per configuration its cid, seconds and pulls or trials; totals and peak RSS.
     """

@@ -1,12 +1,12 @@
 """Readings: a paper's figures re-simulated under alternative readings of its reconstructed values.
 
 A *reading axis* is a parameter the papers' text does not fix (``Param.readings`` of an algorithm, or
-``bai.instances.INSTANCE_AXES`` of an instance; ``docs/reconstructions.md`` explains each one). A
+``bai.linear_instances.INSTANCE_AXES`` of an instance; ``docs/reconstructions.md`` explains each one). A
 *reading* sets one axis (or, where the config asks for it, a combination of axes) to a non-default
 value for every algorithm or instance of a paper that has it. The pipeline expands each reading into
 figures whose simulation configurations are content-hashed like the default ones, so a curve that the
 reading does not change is the default configuration and is not simulated again. The claims ledger
-evaluates every claim under every reading of its paper (:func:`dpbandits.claims.theory.write_ledger`).
+evaluates every claim under every reading of its paper (:func:`dpbandits.claims.ledger.write_ledger`).
 
 Everything here is pure Python (no Snakemake), like :mod:`dpbandits.catalogue`.
 """
@@ -56,7 +56,7 @@ def _text(value) -> str:
 
 def instance_axes() -> dict[str, dict]:
     """{instance name: {key: Param}} of the reconstructed instances (Chen et al.'s BAI instances)."""
-    from .bai.instances import INSTANCE_AXES
+    from .bai.linear_instances import INSTANCE_AXES
 
     return INSTANCE_AXES
 

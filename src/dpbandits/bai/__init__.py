@@ -7,9 +7,9 @@ table, :func:`run_on_table`.
 """
 
 from . import dp_bai, od_linbai  # noqa: F401  (register the algorithms)
-from .instances import PROTOCOL, instance_for, section5_instance, two_arm_instance
-from .simulate import BaiResult, run_on_table, simulate_bai, wilson_interval
+from .linear_instances import PROTOCOL, instance_for, section5_instance, two_arm_instance
 from .table import RewardTable
+from .trials import BaiResult, run_on_table, simulate_bai, wilson_interval
 
 __all__ = [
     "PROTOCOL", "BaiResult", "RewardTable", "instance_for", "run_on_table", "section5_instance",

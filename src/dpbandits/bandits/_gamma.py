@@ -1,4 +1,4 @@
-"""numpy's normal, gamma and Beta samplers on an inline PCG64 stream (:func:`._kernels.new_streams`).
+"""numpy's normal, gamma and Beta samplers on an inline PCG64 stream (:func:`._pcg64.new_streams`).
 
 Word for word the draws of ``np.random.Generator(PCG64)``: :func:`fill_normals` its ``standard_normal``
 (256-layer ziggurat), :func:`fill_gammas` its ``standard_gamma`` (Marsaglia & Tsang for shape > 1, an
@@ -8,9 +8,9 @@ exponential for shape 1, numpy's rejection from the Weibull-like proposal for sh
 one exponential E (the same laws, not numpy's words).
 
 :func:`standard_gamma` and :func:`beta` are inlined into the caller's loop (pool index i in a local,
-stored back in ``sb[4]`` by the caller) and read the pool inline on their fast paths; the rare slow
-paths (:func:`normal_tail`, :func:`gamma_small`, :func:`johnk`, ``exponential_tail``) are separate
-compiled functions that read words through ``_kernels.next_word``. Measured: ~13 ns per gamma with
+stored back in ``sb[POOL_INDEX]`` by the caller) and read the pool inline on their fast paths; the rare
+slow paths (:func:`normal_tail`, :func:`gamma_small`, :func:`johnk`, ``exponential_tail``) are separate
+compiled functions that read words through ``_pcg64.next_word``. Measured: ~13 ns per gamma with
 shape > 1, ~26 ns per Beta (numba's ``Generator.beta``: ~50 ns).
 """
 
@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 from numba.np.random._constants import fi_double, ki_double, wi_double, ziggurat_nor_inv_r, ziggurat_nor_r
 
-from ._kernels import POOL, exponential_tail, next_word, refill, to_double, ziggurat
+from ._pcg64 import POOL, POOL_INDEX, POOL_START, exponential_tail, next_word, refill, to_double, ziggurat
 
 _M52 = np.uint64(0x000FFFFFFFFFFFFF)
 
@@ -120,7 +120,7 @@ def exponential(sb, i):
     if i >= POOL:
         refill(sb)
         i = 0
-    word = sb[5 + i]
+    word = sb[POOL_START + i]
     i += 1
     x, ok = ziggurat(word)
     if not ok:
@@ -138,7 +138,7 @@ def gamma_mt(sb, i, shape):
             if i >= POOL:
                 refill(sb)
                 i = 0
-            word = sb[5 + i]
+            word = sb[POOL_START + i]
             i += 1
             x, ok = ziggurat_normal(word)
             if not ok:
@@ -150,7 +150,7 @@ def gamma_mt(sb, i, shape):
         if i >= POOL:
             refill(sb)
             i = 0
-        u = to_double(sb[5 + i])
+        u = to_double(sb[POOL_START + i])
         i += 1
         if u < 1.0 - 0.0331 * (x * x) * (x * x):
             break
@@ -191,34 +191,34 @@ def beta(sb, i, a, b, closed):
 @njit(cache=True, nogil=True, error_model="numpy")
 def fill_normals(sb, out):
     """Fill ``out`` with standard normals from stream ``sb``: numpy's ``standard_normal`` word for word."""
-    i = np.int64(sb[4])
+    i = np.int64(sb[POOL_INDEX])
     for j in range(out.size):
         if i >= POOL:
             refill(sb)
             i = 0
-        word = sb[5 + i]
+        word = sb[POOL_START + i]
         i += 1
         x, ok = ziggurat_normal(word)
         if not ok:
             x, i = normal_tail(sb, i, word)
         out[j] = x
-    sb[4] = i
+    sb[POOL_INDEX] = i
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def fill_gammas(sb, shapes, out):
     """out[j] ~ Gamma(shapes[j], 1) (float64[N], shapes >= 0) from ``sb``: numpy's ``standard_gamma``."""
-    i = np.int64(sb[4])
+    i = np.int64(sb[POOL_INDEX])
     for j in range(out.size):
         out[j], i = standard_gamma(sb, i, shapes[j])
-    sb[4] = i
+    sb[POOL_INDEX] = i
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def fill_betas(sb, a, b, out, closed):
     """out[j] ~ Beta(a[j], b[j]) (float64[N], a, b > 0) from ``sb``: numpy's ``beta`` word for word, except
     that with ``closed`` Beta(a, 1) = exp(-E/a) and Beta(1, b) = 1 - exp(-E/b), E one exponential."""
-    i = np.int64(sb[4])
+    i = np.int64(sb[POOL_INDEX])
     for j in range(out.size):
         out[j], i = beta(sb, i, a[j], b[j], closed)
-    sb[4] = i
+    sb[POOL_INDEX] = i

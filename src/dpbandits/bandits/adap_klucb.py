@@ -21,8 +21,9 @@ from numba import njit
 
 from ..klucb import klucb_upper
 from ..registry import Algorithm, Audit, Param, register
-from ._kernels import argmax_ties, bernoulli, fill_linear, record
-from .ucb import TIE_BREAK
+from ._generator import argmax_ties, bernoulli
+from ._params import TIE_BREAK
+from ._regret import fill_linear, record
 
 #: Reading axis of alpha (docs/reconstructions.md, "AdaP-KLUCB's alpha"): Hu & Hegde (Section 6) state none.
 ALPHA_READINGS = {

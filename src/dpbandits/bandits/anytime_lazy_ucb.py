@@ -23,9 +23,10 @@ import numpy as np
 from numba import njit
 
 from ..registry import Algorithm, register
-from ._kernels import argmax_ties, fill_linear
+from ._generator import argmax_ties
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
-from .ucb import TIE_BREAK
+from ._params import TIE_BREAK
+from ._regret import fill_linear
 
 SLACK = 1e-12  # certified lead, relative to the index terms; the rounding error is below 1e-14
 

@@ -25,7 +25,8 @@ from numba import njit
 
 from ..audit_tables import threshold_candidates
 from ..registry import Algorithm, Audit, Bound, OptionalProbability, Param, register
-from ._kernels import fill_linear, fill_round_robin, finish_round_robin, resolve_beta
+from ._params import resolve_beta
+from ._regret import fill_linear, fill_round_robin, finish_round_robin
 from ._release import noisy_means
 
 NOISE_SCALE_USES = ("r", "R_e")

@@ -32,7 +32,8 @@ from ..audit_tables import DEFAULT_HORIZON, threshold_candidates
 from ..mechanisms import laplace_scale
 from ..registry import ALGORITHMS, Algorithm, Audit, OptionalProbability, Param, register
 from ..stopping import svt_scales
-from ._kernels import fill_linear, fill_round_robin, finish_round_robin, resolve_beta
+from ._params import resolve_beta
+from ._regret import fill_linear, fill_round_robin, finish_round_robin
 from ._release import noisy_means
 
 SCHEDULES = ("pow2", "pow2plus1")

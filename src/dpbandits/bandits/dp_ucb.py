@@ -16,15 +16,15 @@ process itself, never fresh or frozen noise. Speed comes from exact re-organisat
 
 * index = c_i + sqrt(2 ln t) d_i with c_i = (O_i + Gamma)/n_i and d_i = n_i^-1/2 updated for the
   pulled arm only (1/(n+1) and (n+1)^-1/2 are prepared one pull ahead, off the critical path);
-* tree noise in O(1) without loops (``_kernels.tree_noise_step``): insertion n gets the release
+* tree noise in O(1) without loops (``_counters.tree_noise_step``): insertion n gets the release
   noise of n & (n-1) (the nodes of n above level ctz(n)) plus the new node's eta, the same process as
   ``mechanisms.tree_noise_insert``;
 * random draws in blocks of ``BLOCK`` steps from the run's PCG64 stream, inline
-  (``_kernels.fill_draws``): an exact Bernoulli from 16 random bits (refined with a fresh uniform
+  (``_draws.fill_draws``): an exact Bernoulli from 16 random bits (refined with a fresh uniform
   when the bits do not decide), and an exactly Laplace-distributed node noise as a random sign
   times numpy's ziggurat exponential;
-* sqrt(2 ln t) for a block from one ``log`` per block (``_kernels.fill_sqrt_log``, within one ulp);
-* the argmax over the arms padded to a multiple of 8 (``_kernels.first_max``), lowest index on ties;
+* sqrt(2 ln t) for a block from one ``log`` per block (``_draws.fill_sqrt_log``, within one ulp);
+* the argmax over the arms padded to a multiple of 8 (``_argmax.first_max``), lowest index on ties;
 * no argmax while one arm leads (:func:`_lead`). At the papers' scale an arm keeps the argmax for
   hundreds to thousands of steps in a row (mean run 700-3400 steps at T = 5e7) and only the leader's
   index moves; the others' indices are fixed non-decreasing lines in g = sqrt(2 ln t), so their
@@ -47,19 +47,11 @@ from numba import njit
 
 from ..mechanisms import tree_levels
 from ..registry import Algorithm, OptionalProbability, Param, register
-from ._kernels import (
-    critical_chunks,
-    fill_draws,
-    fill_sqrt_log,
-    first_max,
-    fma,
-    lead_chunk,
-    new_streams,
-    padded_index,
-    resolve_beta,
-    set_streams_state,
-    tree_noise_step,
-)
+from ._argmax import first_max, fma, lead_chunk, padded_index
+from ._counters import tree_noise_step
+from ._draws import critical_chunks, fill_draws, fill_sqrt_log
+from ._params import resolve_beta
+from ._pcg64 import new_streams, set_streams_state
 
 GAMMA_LOGS = ("e", "2")
 GAMMA_DENOMINATORS = ("eps", "2")
@@ -133,7 +125,7 @@ def _lead(j, stop, a, u, eta, g, means, gap, gamma, c, d, row, levels, count, ac
     Arm ``a`` is the lowest-index argmax of step j if its index v = fma(g[j], d[a], c[a]) is > every arm
     before it and >= every arm after it. The other arms' (c, d) stay fixed while ``a`` is pulled, and
     the rounded fma(g, d, c) with d >= 0 does not decrease as g grows, so their maxima at the largest
-    g of a chunk (``_kernels.lead_chunk``) bound them over the whole chunk: one comparison per step against
+    g of a chunk (``_argmax.lead_chunk``) bound them over the whole chunk: one comparison per step against
     two numbers. A step that does not beat the bound is returned to the caller, which is always exact
     (there, the argmax decides). Chunks grow 16, 32, ..., ``LEAD_CHUNK`` steps; inv, rsq are
     float64[LEAD_CHUNK] scratch for 1/(n+1) and (n+1)^-1/2. Every value is computed by the same
@@ -254,7 +246,7 @@ def _run(means, horizon, gamma, scale, checkpoints, sb, crit, out, lead):
 def dp_ucb_batch(means, horizon, gamma, scale, checkpoints, streams, lead=True):
     """Runs of DP-UCB with bonus ``gamma`` and node noise Lap(``scale``), one per PCG64 stream.
 
-    ``streams`` is uint64[R, STREAM] (``_kernels.new_streams``), advanced in place; run r's result
+    ``streams`` is uint64[R, STREAM] (``_pcg64.new_streams``), advanced in place; run r's result
     depends only on streams[r]. ``lead=False`` takes the argmax at every step (same results, slower).
     Returns (regret[R, C], pulls[R, K], reward_sum[R]).
     """

@@ -7,7 +7,7 @@ Only the pulled arm's counter advances.
 
 Fast kernel (exact re-organisation): index_i = A_i + h(t) B_i + sqrt(2 ln t) d_i where only the
 pulled arm's A = y/n, B = nu/(n h(t)) and d = n^-1/2 change, h(t) = ln t (ln(4 t^4) for
-``tr_ln_n``); the hybrid counter's noise process in O(1) per insertion (``_kernels.hybrid_noise_step``);
+``tr_ln_n``); the hybrid counter's noise process in O(1) per insertion (``_counters.hybrid_noise_step``);
 reward deciders and standard Laplace noise in blocks from the run's inline PCG64 stream; tie picks
 only when ties occur. :func:`dp_ucb_bound_on_draws` runs the same loop on given draws.
 """
@@ -21,28 +21,14 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
 from ..registry import Algorithm, Bound, Param, register
-from ._kernels import (
-    best_arm3,
-    critical_chunks,
-    fill_laplace,
-    fill_log,
-    fill_uniforms,
-    hybrid_noise_step,
-    new_streams,
-    padded_index,
-    resolve_tie,
-    set_streams_state,
-)
-from .ucb import TIE_BREAK
+from ._argmax import best_arm3, padded_index, resolve_tie
+from ._counters import hybrid_noise_step
+from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._params import HYBRID_SPLIT, TIE_BREAK, hybrid_split
+from ._tossou import BLOCK, entry_points
 
 NU_FORMS = ("paper_nprime", "tr_ln_n", "log2_n", "tr_ln_n_reset")
-#: Reading axes of the hybrid counter and of Algorithm 1's index (docs/reconstructions.md, Tossou & Dimitrakakis).
-HYBRID_SPLIT_READINGS = {
-    "half": "Chan, Shi & Song's hybrid mechanism gives eps/2 to its logarithmic and eps/2 to its binary part, which "
-            "makes 'the hybrid mechanism eps-differential private' (Section 2.3) true",
-    "none": "Section 2.3 describes Laplace noise 'of scale eps^-1' at t = 2^k and 'of scale log t/eps' in the tree, "
-            "with no split of eps",
-}
+#: Reading axes of Algorithm 1's index (docs/reconstructions.md, Tossou & Dimitrakakis).
 NU_FORM_READINGS = {
     "paper_nprime": "Algorithm 1: nu_a = (4 sqrt(8)/eps) log t (log2 n'_a + 1), n'_a = n_a less its largest power of 2",
     "tr_ln_n": "bound (2.2), (sqrt(8)/eps) log(2/gamma)(log n + 1), taken literally with natural logs, n the pull "
@@ -56,10 +42,6 @@ BOUND_SQRT_READINGS = {
           "(Section 3); Theorem 3.2 keeps UCB's 8 log t/(lambda0^2 Delta) term",
     False: "Algorithm 1 pulls argmax_a s_a(t)/n_a + nu_a/n_a, with no sqrt(2 log t/n_a) term",
 }
-HYBRID_SPLIT = Param("half", ("half", "none"), readings=HYBRID_SPLIT_READINGS,
-                     doc="[CHOICE] eps/2 to each part of the hybrid counter (Chan, Shi & Song 2010) or eps to each "
-                     "as Section 2.3 describes it")
-BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
 
 
 @njit(cache=True, inline="always")
@@ -82,7 +64,7 @@ def h_of(lt, nu_form):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, random_ties, split, bound_sqrt, nu_form,
+def dp_ucb_bound_kernel(means, horizon, checkpoints, epsilon, random_ties, split, bound_sqrt, nu_form,
                         sb, u, eta, picks, replay):
     """One run. Returns (regret[C], pulls[K], reward_sum).
 
@@ -155,29 +137,13 @@ def dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, random_ties, split
     return out, n, total
 
 
-_NO_PICKS = np.zeros(0, dtype=np.int64)
+def _args(means, horizon, epsilon, params):
+    """The kernel's (epsilon, random_ties, split, bound_sqrt, nu_form)."""
+    return (epsilon, params["tie_break"] == "random", hybrid_split(params), params["bound_sqrt"],
+            NU_FORMS.index(params["nu_form"]))
 
 
-def _args(params):
-    return (params["tie_break"] == "random", 2.0 if params["hybrid_split"] == "half" else 1.0,
-            params["bound_sqrt"], NU_FORMS.index(params["nu_form"]))
-
-
-def dp_ucb_bound_on_draws(means, epsilon, checkpoints, params, u, eta, picks):
-    """The kernel on given draws (see :func:`dp_ucb_bound_kernel`); the horizon is ``u.size``."""
-    u = np.ascontiguousarray(u, dtype=np.float64)
-    return dp_ucb_bound_kernel(means, u.size, epsilon, checkpoints, *_args(params),
-                               new_streams([np.random.default_rng(0)])[0], u,
-                               np.ascontiguousarray(eta, dtype=np.float64), np.asarray(picks, dtype=np.int64),
-                               True)
-
-
-def run(means, horizon, epsilon, checkpoints, rng, params):
-    streams = new_streams([rng])
-    out = dp_ucb_bound_kernel(means, horizon, epsilon, checkpoints, *_args(params), streams[0],
-                              np.empty(BLOCK), np.empty(BLOCK), _NO_PICKS, False)
-    set_streams_state([rng], streams)
-    return out
+run, dp_ucb_bound_on_draws = entry_points(dp_ucb_bound_kernel, _args)
 
 
 register(

@@ -22,18 +22,10 @@ import numpy as np
 from numba import njit
 
 from ..registry import Algorithm, Audit, Bound, Param, register
-from ._kernels import (
-    best_arm,
-    critical_chunks,
-    fill_laplace,
-    fill_log,
-    fill_uniforms,
-    new_streams,
-    padded_index,
-    resolve_tie,
-    set_streams_state,
-)
-from .ucb import TIE_BREAK
+from ._argmax import best_arm, padded_index, resolve_tie
+from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._params import TIE_BREAK
+from ._tossou import BLOCK, entry_points
 
 UPDATES = ("frozen", "literal", "live_bonus")
 LOG_BASES = {"ln": math.e, "log10": 10.0, "log2": 2.0}
@@ -65,11 +57,8 @@ def input_epsilon(epsilon: float, delta: float, v: float = 1.1, log: str = "ln")
     return math.sqrt((big_l + 4.0 * epsilon) / (8.0 * z)) - math.sqrt(big_l / (8.0 * z))
 
 
-BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
-
-
 @njit(cache=True, nogil=True, error_model="numpy")
-def dp_ucb_int_kernel(means, horizon, f, v, checkpoints, random_ties, update, sb, u, eta, picks, replay):
+def dp_ucb_int_kernel(means, horizon, checkpoints, f, v, random_ties, update, sb, u, eta, picks, replay):
     """One run (update: 0 frozen, 1 literal, 2 live_bonus). Returns (regret[C], pulls[K], reward_sum).
 
     Draws from stream ``sb`` (``u``, ``eta``: scratch blocks of ``BLOCK``) unless ``replay``: then step
@@ -149,27 +138,13 @@ def interval(epsilon: float, params: dict) -> tuple[float, int]:
     return eps_in, math.ceil(1.0 / eps_in)
 
 
-_NO_PICKS = np.zeros(0, dtype=np.int64)
-
-
-def dp_ucb_int_on_draws(means, epsilon, checkpoints, params, u, eta, picks):
-    """The kernel on given draws (see :func:`dp_ucb_int_kernel`); the horizon is ``u.size``."""
+def _args(means, horizon, epsilon, params):
+    """The kernel's (f, v, random_ties, update)."""
     _, f = interval(epsilon, params)
-    u = np.ascontiguousarray(u, dtype=np.float64)
-    return dp_ucb_int_kernel(means, u.size, f, params["v"], checkpoints, params["tie_break"] == "random",
-                             UPDATES.index(params["int_update"]), new_streams([np.random.default_rng(0)])[0], u,
-                             np.ascontiguousarray(eta, dtype=np.float64), np.asarray(picks, dtype=np.int64), True)
+    return f, params["v"], params["tie_break"] == "random", UPDATES.index(params["int_update"])
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params):
-    _, f = interval(epsilon, params)
-    streams = new_streams([rng])
-    out = dp_ucb_int_kernel(means, horizon, f, params["v"], checkpoints, params["tie_break"] == "random",
-                            UPDATES.index(params["int_update"]), streams[0], np.empty(BLOCK), np.empty(BLOCK),
-                            _NO_PICKS, False)
-    set_streams_state([rng], streams)
-    return out
-
+run, dp_ucb_int_on_draws = entry_points(dp_ucb_int_kernel, _args)
 
 
 def audit_plan(epsilon: float, params: dict) -> tuple[int, None]:

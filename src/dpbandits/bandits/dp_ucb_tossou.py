@@ -5,7 +5,7 @@ others: Algorithm 2's "When arm a_t = a is played, insert 0 to all hybrid mechan
 arm a' != a", applied to the first K forced pulls too), so all counters share tau = t.
 
 Fast kernel (exact re-organisation): the K counters' noise processes advance together in O(1) each
-per step (``_kernels.hybrid_noise_step``, one standard Laplace draw per counter and step, drawn in
+per step (``_counters.hybrid_noise_step``, one standard Laplace draw per counter and step, drawn in
 blocks from the run's inline PCG64 stream); index_i = (S_i + noise_i)/n_i + sqrt(2 ln t) n_i^-1/2
 with 1/n_i and n_i^-1/2 updated for the pulled arm only; tie picks only when ties occur.
 :func:`dp_ucb_tossou_on_draws` runs the same loop on given draws.
@@ -19,26 +19,15 @@ import numpy as np
 from numba import njit
 
 from ..registry import Algorithm, Bound, register
-from ._kernels import (
-    best_arm3,
-    critical_chunks,
-    fill_laplace,
-    fill_sqrt_log,
-    fill_uniforms,
-    hybrid_noise_step,
-    new_streams,
-    padded_index,
-    resolve_tie,
-    set_streams_state,
-)
-from .dp_ucb_bound import HYBRID_SPLIT
-from .ucb import TIE_BREAK
-
-BLOCK = 384  # steps per block of draws and sqrt(2 ln t) (a multiple of 3)
+from ._argmax import best_arm3, padded_index, resolve_tie
+from ._counters import hybrid_noise_step
+from ._draws import critical_chunks, fill_laplace, fill_sqrt_log, fill_uniforms
+from ._params import HYBRID_SPLIT, TIE_BREAK, hybrid_split
+from ._tossou import BLOCK, entry_points
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def dp_ucb_tossou_kernel(means, horizon, epsilon, checkpoints, random_ties, split, sb, u, eta, picks, replay):
+def dp_ucb_tossou_kernel(means, horizon, checkpoints, epsilon, random_ties, split, sb, u, eta, picks, replay):
     """One run. Returns (regret[C], pulls[K], reward_sum).
 
     Draws from stream ``sb`` (``u``: scratch block of ``BLOCK``, ``eta``: of K * ``BLOCK``) unless
@@ -102,26 +91,12 @@ def dp_ucb_tossou_kernel(means, horizon, epsilon, checkpoints, random_ties, spli
     return out, n, total
 
 
-_NO_PICKS = np.zeros(0, dtype=np.int64)
+def _args(means, horizon, epsilon, params):
+    """The kernel's (epsilon, random_ties, split)."""
+    return epsilon, params["tie_break"] == "random", hybrid_split(params)
 
 
-def dp_ucb_tossou_on_draws(means, epsilon, checkpoints, params, u, eta, picks):
-    """The kernel on given draws (see :func:`dp_ucb_tossou_kernel`); the horizon is ``u.size``."""
-    u = np.ascontiguousarray(u, dtype=np.float64)
-    split = 2.0 if params["hybrid_split"] == "half" else 1.0
-    return dp_ucb_tossou_kernel(means, u.size, epsilon, checkpoints, params["tie_break"] == "random", split,
-                                new_streams([np.random.default_rng(0)])[0], u,
-                                np.ascontiguousarray(eta, dtype=np.float64), np.asarray(picks, dtype=np.int64),
-                                True)
-
-
-def run(means, horizon, epsilon, checkpoints, rng, params):
-    split = 2.0 if params["hybrid_split"] == "half" else 1.0
-    streams = new_streams([rng])
-    out = dp_ucb_tossou_kernel(means, horizon, epsilon, checkpoints, params["tie_break"] == "random", split,
-                               streams[0], np.empty(BLOCK), np.empty(means.size * BLOCK), _NO_PICKS, False)
-    set_streams_state([rng], streams)
-    return out
+run, dp_ucb_tossou_on_draws = entry_points(dp_ucb_tossou_kernel, _args, eta_per_arm=True)
 
 
 register(

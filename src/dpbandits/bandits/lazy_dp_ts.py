@@ -22,9 +22,11 @@ from numba import njit
 
 from ..registry import Algorithm, Audit, Param, register
 from ._gamma import beta
-from ._kernels import argmax_ties, new_streams, record
+from ._generator import argmax_ties
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
-from .ucb import TIE_BREAK
+from ._params import TIE_BREAK
+from ._pcg64 import POOL_INDEX, new_streams
+from ._regret import record
 
 #: log(t) of Algorithm 3 in each base, as a multiple of ln(t).
 LOG_SCALES = {"ln": 1.0, "log2": 1.0 / math.log(2.0), "log10": 1.0 / math.log(10.0)}
@@ -58,7 +60,7 @@ def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, 
     regret = 0.0
     total = 0.0
     c = 0
-    i = np.int64(sb[4])
+    i = np.int64(sb[POOL_INDEX])
     for t in range(1, horizon + 1):
         if t <= k:
             a = t - 1
@@ -82,7 +84,7 @@ def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, 
         n[a] += 1
         regret += gap[a]
         c = record(out, checkpoints, c, t, regret)
-    sb[4] = i
+    sb[POOL_INDEX] = i
     total += open_epoch_rewards(means, rng, cur)
     return out, n, total, obs, mu
 

@@ -6,7 +6,7 @@ index = y/n + sqrt(2 ln t / n) + c_t / n,  c_t = K (ln T)^2 (ln(K T ln T) + 4 ln
 
 Fast kernel (exact re-organisation): index_i = y_i/n_i + c_t/n_i + w(t) n_i^-1/2 with w(t) =
 sqrt(2 ln t) (or sqrt((ln 2 + 4 ln t)/2) for ``sqrt_term="hoeffding"``), only the pulled arm's terms
-recomputed; the tree noise in O(1) per insertion (``_kernels.tree_noise_step``); reward deciders and
+recomputed; the tree noise in O(1) per insertion (``_counters.tree_noise_step``); reward deciders and
 standard Laplace noise in blocks from the run's inline PCG64 stream; tie picks only when ties occur.
 :func:`private_ucb_on_draws` runs the same loop on given draws.
 """
@@ -20,21 +20,12 @@ from numba import njit
 
 from ..mechanisms import tree_bits
 from ..registry import Algorithm, Param, register
-from ._kernels import (
-    best_arm3,
-    critical_chunks,
-    fill_laplace,
-    fill_log,
-    fill_uniforms,
-    new_streams,
-    padded_index,
-    resolve_tie,
-    set_streams_state,
-    tree_noise_step,
-)
-from .ucb import TIE_BREAK
+from ._argmax import best_arm3, padded_index, resolve_tie
+from ._counters import tree_noise_step
+from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._params import TIE_BREAK
+from ._tossou import BLOCK, entry_points
 
-BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
 #: Reading axes of the reconstruction (docs/reconstructions.md, "Private-UCB"); Tossou & Dimitrakakis give
 #: only the name, the citation and "a failure probability chosen to be t^-4" (Section 4).
 TREE_EPS_READINGS = {
@@ -50,7 +41,7 @@ SQRT_TERM_READINGS = {
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def private_ucb_kernel(means, horizon, epsilon, node_scale, checkpoints, random_ties, hoeffding,
+def private_ucb_kernel(means, horizon, checkpoints, epsilon, node_scale, random_ties, hoeffding,
                        sb, u, eta, picks, replay):
     """One run. Returns (regret[C], pulls[K], reward_sum).
 
@@ -124,9 +115,6 @@ def private_ucb_kernel(means, horizon, epsilon, node_scale, checkpoints, random_
     return out, n, total
 
 
-_NO_PICKS = np.zeros(0, dtype=np.int64)
-
-
 def node_scale(k: int, horizon: int, epsilon: float, tree_eps: str) -> float:
     """Laplace scale D / eps_tree of each tree node."""
     eps_tree = epsilon / k if tree_eps == "eps/K" else epsilon
@@ -134,26 +122,12 @@ def node_scale(k: int, horizon: int, epsilon: float, tree_eps: str) -> float:
 
 
 def _args(means, horizon, epsilon, params):
-    return (node_scale(means.size, horizon, epsilon, params["tree_eps"]), params["tie_break"] == "random",
+    """The kernel's (epsilon, node_scale, random_ties, hoeffding)."""
+    return (epsilon, node_scale(means.size, horizon, epsilon, params["tree_eps"]), params["tie_break"] == "random",
             params["sqrt_term"] == "hoeffding")
 
 
-def private_ucb_on_draws(means, epsilon, checkpoints, params, u, eta, picks):
-    """The kernel on given draws (see :func:`private_ucb_kernel`); the horizon is ``u.size``."""
-    u = np.ascontiguousarray(u, dtype=np.float64)
-    scale, ties, hoeffding = _args(means, u.size, epsilon, params)
-    return private_ucb_kernel(means, u.size, epsilon, scale, checkpoints, ties, hoeffding,
-                              new_streams([np.random.default_rng(0)])[0], u,
-                              np.ascontiguousarray(eta, dtype=np.float64), np.asarray(picks, dtype=np.int64), True)
-
-
-def run(means, horizon, epsilon, checkpoints, rng, params):
-    scale, ties, hoeffding = _args(means, horizon, epsilon, params)
-    streams = new_streams([rng])
-    out = private_ucb_kernel(means, horizon, epsilon, scale, checkpoints, ties, hoeffding, streams[0],
-                             np.empty(BLOCK), np.empty(BLOCK), _NO_PICKS, False)
-    set_streams_state([rng], streams)
-    return out
+run, private_ucb_on_draws = entry_points(private_ucb_kernel, _args)
 
 
 register(

@@ -3,7 +3,7 @@
 Fast kernel (exact re-organisation): index = c_i + sqrt(2 ln t) d_i with c_i = S_i/n_i and
 d_i = n_i^-1/2 recomputed only for the pulled arm (both reward outcomes prepared one pull ahead);
 sqrt(2 ln t) per block of steps; reward deciders in blocks from the run's inline PCG64 stream
-(``_kernels``); ties (arms with equal index) broken by a uniform pick from the stream, drawn only
+(``_pcg64``); ties (arms with equal index) broken by a uniform pick from the stream, drawn only
 when they occur; no argmax while one arm leads (:func:`_lead`, as in ``dp_ucb``: the same decisions).
 :func:`ucb_on_draws` runs the same loop on given per-step uniforms and tie picks (the reference
 runner's draws reproduce it pull for pull).
@@ -16,22 +16,13 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, Bound, Param, register
-from ._kernels import (
-    count_max,
-    critical_chunks,
-    fill_sqrt_log,
-    fill_uniforms,
-    first_max,
-    fma,
-    lead_chunk,
-    new_streams,
-    padded_index,
-    resolve_tie,
-    set_streams_state,
-)
+from ..registry import Algorithm, Bound, register
+from ._argmax import count_max, first_max, fma, lead_chunk, padded_index, resolve_tie
+from ._draws import critical_chunks, fill_sqrt_log, fill_uniforms
+from ._params import TIE_BREAK
+from ._pcg64 import new_streams, set_streams_state
+from ._tossou import BLOCK, replay_stream
 
-BLOCK = 384  # steps per block of reward deciders and sqrt(2 ln t) (a multiple of 3)
 LEAD_CHUNK = 128  # longest chunk of leader steps checked against one rival bound (first chunk: 16)
 _U = np.uintp
 
@@ -171,7 +162,7 @@ def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, repla
 
 @njit(cache=True, nogil=True)
 def ucb_batch(means, horizon, checkpoints, random_ties, streams, lead=True):
-    """Runs of UCB1, one per PCG64 stream (uint64[R, STREAM] of ``_kernels.new_streams``, advanced).
+    """Runs of UCB1, one per PCG64 stream (uint64[R, STREAM] of ``_pcg64.new_streams``, advanced).
 
     Run r's result depends only on streams[r]; ``lead=False`` takes the argmax at every step (same
     results, slower). Returns (regret[R, C], pulls[R, K], reward_sum[R]).
@@ -197,9 +188,8 @@ def ucb_on_draws(means, checkpoints, random_ties, u, picks, lead=True):
     means = np.asarray(means, dtype=np.float64)
     checkpoints = np.asarray(checkpoints, dtype=np.int64)
     out = np.empty(len(checkpoints))
-    pulls, total = _run(means, len(u), checkpoints, random_ties, new_streams([np.random.default_rng(0)])[0],
-                        critical_chunks(means), np.asarray(u, dtype=np.float64), np.asarray(picks, dtype=np.int64),
-                        True, out, lead)
+    pulls, total = _run(means, len(u), checkpoints, random_ties, replay_stream(), critical_chunks(means),
+                        np.asarray(u, dtype=np.float64), np.asarray(picks, dtype=np.int64), True, out, lead)
     return out, pulls, total
 
 
@@ -216,8 +206,6 @@ def run(means, horizon, epsilon, checkpoints, rng, params):
     regret, pulls, totals = run_batch(means, horizon, epsilon, checkpoints, [rng], params)
     return regret[0], pulls[0], totals[0]
 
-
-TIE_BREAK = Param("random", ("random", "first"), doc="[CHOICE] uniform random among maximisers, or lowest index")
 
 register(
     Algorithm(

@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from ._core import FAILS, HOLDS, INCONCLUSIVE, Claim
-from .theory import theory
+from .bound_check import theory
 
 DEFAULT = "default"
 COLUMNS = [*(f.name for f in fields(Claim)), "reading", "reading_runs"]  # a paper without claims: header only

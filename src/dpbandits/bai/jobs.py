@@ -1,4 +1,4 @@
-"""Pipeline entry point for BAI simulation jobs: ``python -m dpbandits.bai.pipeline`` (same arguments as
+"""Pipeline entry point for BAI simulation jobs: ``python -m dpbandits.bai.jobs`` (same arguments as
 :func:`dpbandits.pipeline.main`)."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import pipeline
-from .instances import instance_for
-from .simulate import simulate_bai
+from .linear_instances import instance_for
+from .trials import simulate_bai
 
 
 def sweep_points(spec: dict) -> list[tuple[dict, int, float | None]]:
@@ -53,4 +53,4 @@ def run_bai_chunk(spec: dict, start: int, stop: int) -> tuple[dict, dict, dict]:
 
 
 if __name__ == "__main__":
-    pipeline.main(run_chunk=run_bai_chunk, prog="python -m dpbandits.bai.pipeline")
+    pipeline.main(run_chunk=run_bai_chunk, prog="python -m dpbandits.bai.jobs")
