@@ -4,14 +4,13 @@ import math
 
 import numpy as np
 import pytest
+from _draws import recorded_reference
 from _stats import same_counts, same_distribution
 
 import dpbandits
 from dpbandits.bandits._pcg64 import new_streams
-from dpbandits.bandits.dp_ucb_bound import dp_ucb_bound_on_draws
-from dpbandits.bandits.dp_ucb_int import dp_ucb_int_on_draws, input_epsilon, interval
-from dpbandits.bandits.dp_ucb_tossou import dp_ucb_tossou_on_draws
-from dpbandits.bandits.private_ucb import node_scale, private_ucb_on_draws
+from dpbandits.bandits.dp_ucb_int import input_epsilon, interval
+from dpbandits.bandits.private_ucb import node_scale
 from dpbandits.bandits.ucb import ucb_batch, ucb_on_draws
 from dpbandits.instances import NAMED
 
@@ -54,87 +53,26 @@ def test_dp_ucb_int_initial_phase_is_deterministic(inst, eps, expected):
     np.testing.assert_allclose(r.regret[:, 0], expected, rtol=1e-12)
 
 
-class Recorder:
-    """Generator stand-in for the reference runner: forwards every draw to ``rng`` and records it.
-
-    ``laplace(loc, scale)`` draws rng.laplace(0, 1) and returns loc + scale * z, the same number as
-    rng.laplace(loc, scale) for loc = 0 (numpy: loc -/+ scale * log(...)), and records z.
-    """
-
-    def __init__(self, rng):
-        self.rng, self.u, self.eta, self.picks = rng, [], [], []
-
-    def random(self):
-        self.u.append(self.rng.random())
-        return self.u[-1]
-
-    def laplace(self, loc=0.0, scale=1.0):
-        self.eta.append(self.rng.laplace(0.0, 1.0))
-        return loc + scale * self.eta[-1]
-
-    def integers(self, low, high):
-        self.picks.append(int(self.rng.integers(low, high)) - low)
-        return low + self.picks[-1]
-
-
-ON_DRAWS = {
-    "ucb": lambda means, eps, ckpts, p, r: ucb_on_draws(means, ckpts, p["tie_break"] == "random", r.u, r.picks),
-    "dp_ucb_int": lambda means, eps, ckpts, p, r: dp_ucb_int_on_draws(means, eps, ckpts, p, r.u, r.eta, r.picks),
-    "dp_ucb_tossou": lambda means, eps, ckpts, p, r: dp_ucb_tossou_on_draws(means, eps, ckpts, p, r.u, r.eta,
-                                                                           r.picks),
-    "dp_ucb_bound": lambda means, eps, ckpts, p, r: dp_ucb_bound_on_draws(means, eps, ckpts, p, r.u, r.eta,
-                                                                         r.picks),
-    "private_ucb": lambda means, eps, ckpts, p, r: private_ucb_on_draws(means, eps, ckpts, p, r.u, r.eta, r.picks),
-}
-
-
-def recorded_reference(monkeypatch, algorithm, means, horizon, eps, runs, ckpts, params):
-    """The reference run with each run's Generator wrapped in a :class:`Recorder`: (result, recorders)."""
-    recorders = []
-    real = dpbandits.reference.run_generator
-
-    def recording(*args):
-        recorders.append(Recorder(real(*args)))
-        return recorders[-1]
-
-    with monkeypatch.context() as m:
-        m.setattr(dpbandits.reference, "run_generator", recording)
-        ref = dpbandits.reference.simulate(algorithm, means, horizon, eps, runs, seed=11, checkpoints=ckpts,
-                                           **params)
-    return ref, recorders
-
-
 @pytest.mark.parametrize(
     ("algorithm", "params"),
-    [("ucb", {}), ("ucb", {"tie_break": "first"}), ("dp_ucb_int", {}), ("dp_ucb_int", {"int_update": "literal"}),
-     ("dp_ucb_int", {"int_update": "live_bonus"}), ("dp_ucb_tossou", {}), ("dp_ucb_tossou", {"hybrid_split": "none"}),
-     ("dp_ucb_bound", {}), ("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}),
-     ("dp_ucb_bound", {"nu_form": "log2_n"}), ("dp_ucb_bound", {"nu_form": "tr_ln_n_reset"}), ("private_ucb", {}),
-     ("private_ucb", {"tree_eps": "eps", "sqrt_term": "hoeffding"})],
+    [("ucb", {"tie_break": "first"}), ("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}),
+     ("private_ucb", {"tree_eps": "eps", "sqrt_term": "hoeffding"})] + [(name, {}) for name in TOSSOU],
 )
 def test_fast_loop_on_reference_draws_reproduces_reference(algorithm, params, monkeypatch):
-    # The fast kernels draw in blocks from an inline copy of the run's PCG64 stream, in another order
-    # than the reference runner, so they are not bit-identical to it. Their step loop fed the
-    # reference's own draws (reward uniforms, standard Laplace values, tie picks, recorded in
-    # order) must reproduce the reference run pull for pull.
+    # The contract (tests/test_contract.py) replays each reading on 2 and 3 arms; here: combined readings,
+    # the first-index tie rule, and the paper's 10-arm instance, pull for pull on the twin's draws.
     horizon, runs, eps = 1500, 3, 0.5
     ckpts = np.arange(1, horizon + 1)
-    picks = 0
-    for means in (NAMED["tossou_2arm"], [0.5, 0.5, 0.4], NAMED["tossou_10arm"]):
-        means = np.asarray(means)
-        plain = dpbandits.reference.simulate(algorithm, means, horizon, eps, runs, seed=11, checkpoints=ckpts,
-                                             **params)
-        ref, recorders = recorded_reference(monkeypatch, algorithm, means, horizon, eps, runs, ckpts, params)
-        np.testing.assert_array_equal(ref.pulls, plain.pulls)  # recording changes nothing
-        np.testing.assert_array_equal(ref.reward_sum, plain.reward_sum)
-        for i, rec in enumerate(recorders):
-            out, pulls, total = ON_DRAWS[algorithm](means, eps, ckpts, ref.meta["params"], rec)
-            np.testing.assert_array_equal(pulls, ref.pulls[i])
-            assert total == ref.reward_sum[i]
-            np.testing.assert_allclose(out, ref.regret[i], rtol=1e-12)
-            picks += len(rec.picks)
-    if algorithm == "ucb" and params.get("tie_break", "random") == "random":
-        assert picks > 0  # the tie path was exercised
+    replay = dpbandits.ALGORITHMS[algorithm].replay_function()
+    means = np.asarray(NAMED["tossou_10arm"] if not params else [0.5, 0.5, 0.4])
+    ref, recorders = recorded_reference(monkeypatch, algorithm, means, horizon, eps, runs, ckpts, params)
+    for i, rec in enumerate(recorders):
+        out, pulls, total = replay(means, eps, ckpts, ref.meta["params"], rec.u, rec.eta, rec.picks)
+        np.testing.assert_array_equal(pulls, ref.pulls[i])
+        assert total == ref.reward_sum[i]
+        np.testing.assert_allclose(out, ref.regret[i], rtol=1e-12)
+    if algorithm == "ucb" and not params:
+        assert sum(len(rec.picks) for rec in recorders) > 0  # the tie path was exercised
 
 
 @pytest.mark.parametrize("means", [[0.5, 0.5, 0.4], NAMED["tossou_10arm"]])
@@ -195,22 +133,15 @@ def test_each_fast_run_consumes_its_own_stream_only():
         assert len({tuple(p) for p in a.pulls}) > 1
 
 
-@pytest.mark.parametrize(
-    ("algorithm", "params"),
-    [("ucb", {}), ("dp_ucb_int", {}), ("dp_ucb_int", {"int_update": "literal"}),
-     ("dp_ucb_int", {"int_update": "live_bonus"}), ("dp_ucb_tossou", {}), ("dp_ucb_tossou", {"hybrid_split": "none"}),
-     ("dp_ucb_bound", {}), ("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}),
-     ("dp_ucb_bound", {"nu_form": "tr_ln_n_reset"}), ("private_ucb", {}),
-     ("private_ucb", {"tree_eps": "eps", "sqrt_term": "hoeffding"})],
-)
-def test_fast_and_reference_sample_the_same_distribution(algorithm, params):
-    # independent seeds for the two engines: a distributional (not bitwise) comparison; with the
-    # on-draws test above this checks the kernels' own draws (block deciders, Laplace, tie picks)
+def test_fast_and_reference_sample_the_same_distribution_under_combined_readings():
+    # one reading at a time is the contract's (tests/test_contract.py); two axes at once here
     means = [0.7, 0.5, 0.45]
-    fast = dpbandits.simulate(algorithm, means, 400, 2.0, runs=300, seed=1, **params)
-    ref = dpbandits.reference.simulate(algorithm, means, 400, 2.0, runs=300, seed=2, **params)
-    assert same_distribution(fast.regret[:, -1], ref.regret[:, -1])
-    assert same_counts(fast.pulls, ref.pulls)
+    for algorithm, params in [("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}),
+                              ("private_ucb", {"tree_eps": "eps", "sqrt_term": "hoeffding"})]:
+        fast = dpbandits.simulate(algorithm, means, 400, 2.0, runs=300, seed=1, **params)
+        ref = dpbandits.reference.simulate(algorithm, means, 400, 2.0, runs=300, seed=2, **params)
+        assert same_distribution(fast.regret[:, -1], ref.regret[:, -1])
+        assert same_counts(fast.pulls, ref.pulls)
 
 
 def test_ucb_beats_round_robin_and_respects_bound():

@@ -276,6 +276,16 @@ def dp_ucb_on_draws(means, gamma, u, eta, checkpoints, lead=True):
     return out, state[3], state[5][1]
 
 
+def replay(means, epsilon, checkpoints, params, u, eta, picks):
+    """:func:`dp_ucb_on_draws` with the registry's replay arguments (``Algorithm.replay``): ``eta`` are standard
+    Laplace values, scaled here by the node scale; DP-UCB draws no tie picks."""
+    u = np.ascontiguousarray(u, dtype=np.float64)
+    beta = resolve_beta(params["beta"], u.size)
+    gamma = gamma_bonus(means.size, u.size, epsilon, beta, params["gamma_log"], params["gamma_denominator"])
+    eta = node_scale(u.size, epsilon) * np.asarray(eta, dtype=np.float64)
+    return dp_ucb_on_draws(means, gamma, u, eta, np.asarray(checkpoints, dtype=np.int64))
+
+
 def run_batch(means, horizon, epsilon, checkpoints, rngs, params):
     """Runs of DP-UCB, one per Generator (each advanced past the words its run pooled); see :func:`dp_ucb_batch`."""
     beta = resolve_beta(params["beta"], horizon)
@@ -300,6 +310,7 @@ register(
         private=True,
         reference="dpbandits.reference.sajed:DPUCB",
         run=run,
+        replay=replay,
         run_batch=run_batch,
         params={
             "beta": OptionalProbability(

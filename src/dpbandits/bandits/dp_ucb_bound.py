@@ -155,6 +155,7 @@ register(
         reference="dpbandits.reference.tossou:DPUCBBound",
         bound=Bound("Thm 3.2", "dpbandits.theory:dp_ucb_bound_thm32"),
         run=run,
+        replay=dp_ucb_bound_on_draws,
         params={
             "tie_break": TIE_BREAK,
             "hybrid_split": HYBRID_SPLIT,

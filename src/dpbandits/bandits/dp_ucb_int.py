@@ -164,6 +164,7 @@ register(
         audit=Audit(plan=audit_plan),
         bound=Bound("Thm 3.5", "dpbandits.theory:dp_ucb_int_thm35"),
         run=run,
+        replay=dp_ucb_int_on_draws,
         params={
             "tie_break": TIE_BREAK,
             "delta": Param(math.exp(-10), low=0.0, doc="target delta of (epsilon, delta)-DP"),

@@ -108,6 +108,7 @@ register(
         reference="dpbandits.reference.tossou:DPUCBTossou",
         bound=Bound("Thm 3.3", "dpbandits.theory:dp_ucb_tossou_thm33"),
         run=run,
+        replay=dp_ucb_tossou_on_draws,
         params={"tie_break": TIE_BREAK, "hybrid_split": HYBRID_SPLIT},
         cost_ns=400,
         doc="Tossou & Dimitrakakis (2016) Algorithm 2.",

@@ -138,6 +138,7 @@ register(
         private=True,
         reference="dpbandits.reference.tossou:PrivateUCB",
         run=run,
+        replay=private_ucb_on_draws,
         params={
             "tie_break": TIE_BREAK,
             "tree_eps": Param("eps/K", ("eps/K", "eps"), readings=TREE_EPS_READINGS,

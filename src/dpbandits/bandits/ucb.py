@@ -193,6 +193,11 @@ def ucb_on_draws(means, checkpoints, random_ties, u, picks, lead=True):
     return out, pulls, total
 
 
+def replay(means, epsilon, checkpoints, params, u, eta, picks):
+    """:func:`ucb_on_draws` with the registry's replay arguments (``Algorithm.replay``; UCB1 draws no noise)."""
+    return ucb_on_draws(means, checkpoints, params["tie_break"] == "random", u, picks)
+
+
 def run_batch(means, horizon, epsilon, checkpoints, rngs, params):
     """Runs of UCB1, one per Generator (each advanced past the words its run pooled)."""
     streams = new_streams(rngs)
@@ -216,6 +221,7 @@ register(
         reference="dpbandits.reference.tossou:UCB",
         bound=Bound("UCB1 bound (Auer et al. 2002)", "dpbandits.theory:ucb1"),
         run=run,
+        replay=replay,
         run_batch=run_batch,
         params={"tie_break": TIE_BREAK},
         cost_ns=15,
