@@ -284,11 +284,11 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 def main(argv=None) -> dict:
     """Run the benchmark, write the JSON report to ``--out``, print markdown; return the report."""
-    from .configfile import load
+    from . import configfile
 
     args = parse_args(argv)
     try:
-        config = load([args.config])  # validated, with the schema's defaults
+        config = configfile.load([args.config])  # validated, with the schema's defaults
     except ValueError as err:
         raise SystemExit(f"--config {args.config}: {err}") from None
     plugins.load_plugins(config["plugins"])  # the config's plugin algorithms are benchmarked too
