@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PKG = "src/dpbandits"
 
-REGRET_TESTS = ["test_registry.py", "test_audit.py"]  # every regret mutant also runs these (twins, audit)
-BAI_TESTS = ["test_bai_privacy.py", "test_bai_simulate.py", "test_audit.py"]
+REGRET_TESTS = ["test_contract.py", "test_audit.py"]  # every regret mutant also runs these (twins, audit)
+BAI_TESTS = ["test_bai_privacy.py", "test_bai_simulate.py", "test_contract.py", "test_audit.py"]
 
 #: (site, file, original text, mutated text, tests that exercise it); each original occurs once in its file
 MUTANTS = [

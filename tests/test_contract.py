@@ -87,6 +87,18 @@ def test_fast_kernel_and_twin_sample_the_same_distribution(name, params):
     assert same_counts(fast.pulls, ref.pulls)
 
 
+@pytest.mark.parametrize("name", REGRET)
+def test_with_deterministic_rewards_the_noise_alone_decides(name):
+    # rewards 1 and 0 every time: the pulls are decided by the algorithm's own noise (and tie picks) alone, at
+    # an epsilon where the noise is large, so a kernel whose noise scale is off (e.g. halved: a 2 epsilon-DP
+    # kernel) samples another distribution than its twin
+    means, horizon, runs, eps = np.array([1.0, 0.0, 0.0]), 300, 300, 0.1
+    fast = dpbandits.simulate(name, means, horizon, eps, runs=runs, seed=3)
+    ref = reference.simulate(name, means, horizon, eps, runs=runs, seed=4)
+    assert same_distribution(np.round(fast.regret[:, -1], 6), np.round(ref.regret[:, -1], 6))
+    assert same_counts(fast.pulls, ref.pulls)
+
+
 REPLAYED = [(name, p) for name in REGRET if ALGORITHMS[name].replay is not None for p in readings(name)]
 
 
