@@ -5,8 +5,8 @@ A new algorithm is checked by these tests as soon as it registers; none of its p
 - a regret algorithm has a per-step reference twin; a BAI algorithm is plain numpy (no compiled kernel),
   so its run is its own reference (the registry refuses BAI twins);
 - fast kernel and twin agree: pull for pull on the twin's recorded draws where the algorithm declares
-  ``Algorithm.replay``, and in distribution (final regret and per-arm pulls) at the default parameters and
-  under every alternative reading of its axes;
+  ``Algorithm.replay``, and in distribution (final regret and per-arm pulls) at the default parameters, under
+  every alternative reading of its axes, and with deterministic rewards, where the noise alone decides;
 - bad input raises a one-line ``ValueError`` naming the argument or the parameter;
 - a private algorithm passes the privacy audit, its under-noised control is flagged unless its audit plan
   states why it cannot be (``Audit.control``), and (built-in algorithms) a noise-halving mutant of its fast
