@@ -139,11 +139,6 @@ def bad_values(spec: Param) -> list:
     return []
 
 
-def _regret_call(name, **change):
-    args = {"means": MEANS, "horizon": 50, "epsilon": 1.0, "runs": 2, "seed": 0, **change}
-    return lambda simulate: simulate(name, **args)
-
-
 REGRET_ARGUMENTS = {
     "means": {"means": [0.5, 1.5]},
     "horizon": {"horizon": 0},
@@ -162,9 +157,10 @@ def test_regret_bad_arguments_are_named(name, engine):
     cases = dict(REGRET_ARGUMENTS)
     if ALGORITHMS[name].private:
         cases["epsilon"] = {"epsilon": -1.0}
+    base = {"means": MEANS, "horizon": 50, "epsilon": 1.0, "runs": 2, "seed": 0}
     for argument, change in cases.items():
         with pytest.raises(ValueError, match=argument) as err:
-            _regret_call(name, **change)(simulate)
+            simulate(name, **{**base, **change})
         assert "\n" not in str(err.value), err.value
     with pytest.raises(ValueError, match=r"unknown parameter.*colour"):
         simulate(name, MEANS, 50, 1.0, 2, 0, colour=1)
