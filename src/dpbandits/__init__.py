@@ -10,6 +10,10 @@ Importing it registers the built-in algorithms and the plugins (:mod:`dpbandits.
 
 __version__ = "0.1.0"
 
+from . import numba_cache  # noqa: E402
+
+numba_cache.configure()  # before any kernel module: compiled code is keyed by the sources it compiles
+
 from . import (  # noqa: E402
     bai,
     bandits,  # noqa: E402,F401  (registers the algorithms)
