@@ -1,25 +1,36 @@
-"""Noise-halving mutants of the fast kernels: does some test notice a kernel that is 2-epsilon-DP?
+"""Mutants of the private kernels' noise: does the contract notice a kernel that is not epsilon-DP?
 
-Each mutant halves the scale of one noise draw site of a private algorithm's fast code. The script applies
-one mutant at a time to a scratch copy of the repository, runs the tests that exercise that algorithm
-(``pytest -x``, stopping at the first failure) and reports which mutants the tests kill.
+Each mutant changes one noise draw site of a private algorithm's code (a halved scale, a draw shared or
+reused where fresh ones are due, a missing factor, a budget share given whole). The script applies one
+mutant at a time to a scratch copy of the repository and runs the tests listed for it (``pytest -x``).
 
-    python tests/noise_mutants.py            # every mutant; prints one line per mutant and the kill rate
-    python tests/noise_mutants.py dp_se      # the mutants of the sites whose name contains "dp_se"
+- Fresh compiled code: the copy's numba cache lives in the copy, in a folder keyed by the compiled sources
+  (``dpbandits.numba_cache``), so every mutant of a module that compiled code reaches is compiled afresh
+  (the script checks that the key changed), and no mutant runs a kernel compiled before it.
+- A kill is a failed check only: a test that fails an assertion (numpy's ``assert_*``, ``pytest.fail`` and
+  a ``pytest.raises`` that saw nothing included) while it runs. A mutant that only makes the tests crash
+  (a compile error, an import error, any other exception) is reported BROKEN, not killed
+  (``tests/_kill_report.py`` records how each test failed).
+- Each line of the report names the test that killed the mutant.
 
-The tests are first run without a mutant (they must pass, else no kill rate is reported). Not part of
-``pytest`` (each mutant recompiles its kernels in the copy, 10-80 s apiece); ``.ci/run`` runs it after
-the test suite and fails if a mutant survives.
+    python tests/noise_mutants.py            # every mutant; one line per mutant, then the kill rate
+    python tests/noise_mutants.py dp_se      # the mutants whose site name contains "dp_se"
+
+Each distinct test selection is first run without a mutant (it must pass, else no kill rate is reported).
+Not part of ``pytest`` (each mutant recompiles its kernels, 10-80 s apiece); ``.ci/run`` runs it after the
+test suite and fails unless every mutant is killed.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,17 +90,69 @@ def copy_repo(dest: Path) -> None:
             shutil.copy2(ROOT / f, dest / f)
 
 
-def pytest(tests: list[str], scratch: Path) -> tuple[bool, str]:
-    """(passed, first failing test or '') of ``pytest -x`` on ``tests`` in ``scratch``."""
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-n", "2",
-                           *[f"tests/{t}" for t in tests]], cwd=scratch, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(scratch / "src")}, timeout=1800)
-    failed = [line.split()[1] for line in proc.stdout.splitlines() if line.startswith("FAILED")]
-    return proc.returncode == 0, failed[0] if failed else ""
+@dataclass
+class Outcome:
+    """What one pytest run of the harness saw: its exit status and each failing test phase
+    (``tests/_kill_report.py``'s records)."""
+
+    returncode: int
+    failures: list[dict]
+    output: str
+
+    @property
+    def killers(self) -> list[str]:
+        """Tests that failed a check: the only failures that kill a mutant."""
+        return [f["test"] for f in self.failures if f["assertion"]]
+
+    @property
+    def crashes(self) -> list[str]:
+        """Failures that are not failed checks (compile or import errors, crashes), as 'test (error)'."""
+        return [f"{f['test']} ({f['error']}, {f['when']})" for f in self.failures if not f["assertion"]]
 
 
-def run(site: str, file: str, old: str, new: str, tests: list[str], scratch: Path) -> tuple[bool, str, float]:
-    """(killed, first failing test or '', seconds) of one mutant, applied to ``scratch`` and undone after."""
+def _env(scratch: Path) -> dict:
+    # the copy's package and the report plugin first; numba's cache inside the copy (dpbandits.numba_cache
+    # keys it by the compiled sources, so a mutant of any module compiled code reaches compiles afresh)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(scratch / "src"), str(scratch / "tests")]),
+            "DPBANDITS_CACHE_DIR": str(scratch / ".numba-cache"), "KILL_REPORT": str(scratch / "kills.jsonl")}
+
+
+def pytest(tests: list[str], scratch: Path) -> Outcome:
+    """Run ``pytest -x`` on ``tests`` (test files of tests/, or pytest options such as ``-k EXPR``) in ``scratch``."""
+    report = scratch / "kills.jsonl"
+    report.unlink(missing_ok=True)
+    args = [f"tests/{t}" if t.partition("::")[0].endswith(".py") else t for t in tests]
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "_kill_report",
+                           "-n", "2", *args], cwd=scratch, capture_output=True, text=True, env=_env(scratch),
+                          timeout=1800)
+    lines = report.read_text().splitlines() if report.exists() else []
+    return Outcome(proc.returncode, [json.loads(line) for line in lines], proc.stdout[-3000:] + proc.stderr[-3000:])
+
+
+def compiled(scratch: Path) -> tuple[str, set[str]]:
+    """(key, files) of the copy's ``dpbandits.numba_cache``: the name of the folder its kernels compile into,
+    and the package files (relative to the package) compiled code can reach."""
+    code = ("import json, os; from dpbandits import numba_cache as c, sources as s; print(json.dumps([c.key(), "
+            "[os.path.relpath(f, s.PACKAGE) for f in c.compiled_sources()]]))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=scratch, env=_env(scratch), capture_output=True,
+                         text=True, check=True).stdout.splitlines()[-1]
+    key, files = json.loads(out)
+    return key, set(files)
+
+
+def verdict(outcome: Outcome) -> tuple[str, str]:
+    """('killed' | 'SURVIVED' | 'BROKEN', detail): killed only by a failed check, never by a crash."""
+    if outcome.killers:
+        return "killed", ", ".join(outcome.killers[:2])
+    if outcome.returncode == 0:
+        return "SURVIVED", ""
+    return "BROKEN", "; ".join(outcome.crashes[:2]) or f"pytest exit {outcome.returncode}: {outcome.output[-300:]}"
+
+
+def run(site: str, file: str, old: str, new: str, tests: list[str], scratch: Path,
+        key: tuple[str, set[str]]) -> tuple[str, str, float]:
+    """(verdict, killing test or crash, seconds) of one mutant, applied to ``scratch`` and undone after;
+    ``key`` is :func:`compiled` of the unmutated copy."""
     path = scratch / PKG / file
     text = path.read_text()
     if text.count(old) != 1:
@@ -97,10 +160,12 @@ def run(site: str, file: str, old: str, new: str, tests: list[str], scratch: Pat
     path.write_text(text.replace(old, new))
     start = time.time()
     try:
-        passed, failed = pytest(tests, scratch)
+        if file in key[1] and compiled(scratch)[0] == key[0]:
+            raise SystemExit(f"{site}: the compiled-code key did not change: the mutant would run stale kernels")
+        status, detail = verdict(pytest(tests, scratch))
     finally:
         path.write_text(text)
-    return not passed, failed, time.time() - start
+    return status, detail, time.time() - start
 
 
 def main(filters: list[str]) -> int:
@@ -108,17 +173,19 @@ def main(filters: list[str]) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         copy_repo(scratch)
-        passed, failed = pytest(sorted({t for m in chosen for t in m[4]}), scratch)
-        if not passed:  # a mutant counts as killed only if the same tests pass without it
-            print(f"the unmutated tests fail ({failed}): no kill rate")
-            return 2
-        killed = 0
+        for tests in dict.fromkeys(tuple(m[4]) for m in chosen):  # each selection once, unmutated
+            baseline = pytest(list(tests), scratch)
+            if baseline.returncode != 0:  # a mutant counts as killed only if the same tests pass without it
+                print(f"the unmutated tests fail ({' '.join(tests)}: {verdict(baseline)[1]}): no kill rate")
+                return 2
+        key = compiled(scratch)
+        counts = {"killed": 0, "SURVIVED": 0, "BROKEN": 0}
         for site, file, old, new, tests in chosen:
-            dead, by, seconds = run(site, file, old, new, tests, scratch)
-            killed += dead
-            print(f"{'killed ' if dead else 'SURVIVED'} {site:50s} {seconds:6.0f} s  {by}", flush=True)
-    print(f"kill rate: {killed}/{len(chosen)}")
-    return 0 if killed == len(chosen) else 1
+            status, detail, seconds = run(site, file, old, new, tests, scratch, key)
+            counts[status] += 1
+            print(f"{status:8s} {site:50s} {seconds:6.0f} s  {detail}", flush=True)
+    print(f"kill rate: {counts['killed']}/{len(chosen)} ({counts['BROKEN']} broken: a crash is not a kill)")
+    return 0 if counts["killed"] == len(chosen) else 1
 
 
 if __name__ == "__main__":

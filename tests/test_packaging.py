@@ -3,6 +3,7 @@ the README's test command; the workflow is snakefmt-formatted and plans under th
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -53,14 +54,48 @@ def test_workflow_lints_clean():
     assert proc.returncode == 0 and "Congratulations, your workflow is in a good condition!" in out, out[-3000:]
 
 
+def _readme_test_command() -> str:
+    return re.search(r"# 2\. the tests\n(.+)\n", (ROOT / "README.md").read_text()).group(1)
+
+
 def test_ci_runs_the_readme_test_command():
-    readme = (ROOT / "README.md").read_text()
-    ci = (ROOT / ".ci" / "run").read_text()
-    test_cmd = re.search(r"# 2\. the tests\n(.+)\n", readme).group(1)
-    assert "pytest" in test_cmd
-    tail = test_cmd.split("pip install", 1)[1]
-    assert ("pip install --quiet" + tail.replace("-e", "-e", 1)).split("&&")[-1].strip() in ci
-    assert "pytest -n 2" in ci
+    test_cmd = _readme_test_command()
+    assert "pip install" in test_cmd and "pytest" in test_cmd
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    # the whole command, verbatim, on its own line (an exit on failure may follow it)
+    assert f"{test_cmd} || exit $?" in lines, lines
+
+
+FAKE_PYTHON = """#!/bin/sh
+if [ "$1 $2" = "-m venv" ]; then mkdir -p .venv/bin && touch .venv/bin/activate && exit 0; fi
+echo "python $*" >> "$FAKE_LOG"
+"""
+
+
+@pytest.mark.parametrize(("pip", "pytest_status", "expected_rc", "ran"), [
+    (1, 0, 1, ["pip"]),  # a failed install: CI fails, and neither the tests nor the mutants run
+    (0, 1, 1, ["pip", "pytest"]),  # failing tests: CI fails, the mutant harness does not run
+    (0, 0, 0, ["pip", "pytest", "python tests/noise_mutants.py"]),
+])
+def test_ci_stops_on_a_failed_install_or_failing_tests(tmp_path, pip, pytest_status, expected_rc, ran):
+    # .ci/run in a scratch checkout with fake python3/pip/pytest that log their calls and exit as told
+    (tmp_path / ".ci").mkdir()
+    shutil.copy(ROOT / ".ci" / "run", tmp_path / ".ci" / "run")
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "stale").write_text("left by an earlier run")
+    fake, log = tmp_path / "bin", tmp_path / "calls.log"
+    fake.mkdir()
+    tools = {"python3": FAKE_PYTHON, "python": FAKE_PYTHON,
+             "pip": f'#!/bin/sh\necho pip >> "$FAKE_LOG"\nexit {pip}\n',
+             "pytest": f'#!/bin/sh\necho pytest >> "$FAKE_LOG"\nexit {pytest_status}\n'}
+    for name, text in tools.items():
+        (fake / name).write_text(text)
+        (fake / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{fake}:{os.environ['PATH']}", "FAKE_LOG": str(log)}
+    proc = subprocess.run(["bash", ".ci/run"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert proc.returncode == expected_rc, proc.stdout + proc.stderr
+    assert log.read_text().splitlines() == ran
+    assert not (tmp_path / ".venv" / "stale").exists()  # the environment was made anew
 
 
 @pytest.mark.pipeline
