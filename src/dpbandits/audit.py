@@ -3,7 +3,8 @@
 Model (reward stack, the papers' neighbouring relation): the input is a table ``x[a, j]``, the reward
 of the j-th pull of arm a; two tables are neighbours if they differ in one entry. The released output
 is the action sequence (A_1, ..., A_T) of a reference policy (or whatever ``dpbandits.bai.run_on_table``
-returns for a BAI algorithm); the probability is over the policy's own randomness only.
+returns for a BAI algorithm); the probability is over the policy's own randomness only. With
+``engine="kernel"`` the fast kernel runs instead of the twin, through its replay (:func:`kernel_actions`).
 
 Procedure of :func:`audit_algorithm` (two independent samples, so event selection does not bias the
 bound):
@@ -30,9 +31,10 @@ flagged, the reason.
 
 Control: :class:`ScaledNoise` hands the policy a generator whose ``laplace`` scale (``Audit.noise``:
 ``normal`` for Gaussian-mechanism algorithms) is multiplied by ``noise_factor``.
-Halving the noise (factor 0.5) is *not* a violation on these tiny instances: the algorithms'
-accounting is loose there (e.g. the hybrid counter's first release is only epsilon/2-DP, DP-UCB-INT's
-first interval release ~0.22-DP at epsilon = 1), so a sound audit must pass it.
+Halving the noise (factor 0.5) is *not* a violation for several algorithms on these tiny instances:
+their accounting is loose there (e.g. the hybrid counter's first release is only epsilon/2-DP,
+DP-UCB-INT's first interval release ~0.22-DP at epsilon = 1), so a sound audit must pass it. The power
+rows of :func:`audit_all` measure which factors the audit does flag.
 ``CONTROL_NOISE_FACTOR = 0.02`` makes the first data-dependent release almost deterministic in the
 flipped reward, so the true loss is several times epsilon = 1. Power at the default ``trials`` and
 epsilon = 1 (seeds 100-119): the control's lower bound was >= 4.0 in 80/80 audits of dp_ucb_bound,
