@@ -146,7 +146,7 @@ def run_policy_on_table(algorithm: str, table, epsilon: float, rng: np.random.Ge
                            alg.resolve(params))
 
 
-KERNEL_MEANS_TOP = 0.75  # replayed kernels: arm a has mean 0.75 - 0.5 a / K (distinct gaps name the arm)
+_KERNEL_MEANS_TOP = 0.75  # replayed kernels: arm a has mean 0.75 - 0.5 a / K (distinct gaps name the arm)
 _REWARD_U = (0.875, 0.0)  # reward decider u for reward 0 (u >= every mean) and reward 1 (u < every mean)
 
 
@@ -195,7 +195,7 @@ def _replay(alg: registry.Algorithm):
 def _kernel_actions(replay, table, epsilon, eta, picks, params, start=None) -> tuple:
     """(actions, u) of :func:`kernel_actions`; ``start`` is the first guess of u (e.g. the last run's)."""
     k, horizon = table.shape
-    means = KERNEL_MEANS_TOP - 0.5 * np.arange(k) / k
+    means = _KERNEL_MEANS_TOP - 0.5 * np.arange(k) / k
     checkpoints = np.arange(1, horizon + 1)
     u = np.full(horizon, _REWARD_U[0]) if start is None else start
     steps = np.arange(horizon)
