@@ -6,24 +6,31 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from _draws import Recorder
 
 import dpbandits
+from dpbandits import audit
 from dpbandits.audit import (
     CONTROL_NOISE_FACTOR,
     DEFAULT_TRIALS,
+    AuditResult,
     ScaledNoise,
     audit_algorithm,
+    audit_all,
     clopper_pearson,
     default_algorithms,
+    kernel_actions,
     log_ratio_lower,
     main,
     run_policy_on_table,
 )
-from dpbandits.audit_tables import threshold_candidates
+from dpbandits.audit_report import power_table
+from dpbandits.audit_tables import generic_candidates, threshold_candidates
 
 # Audited at the default trials (the power run below); every private algorithm of the registry is also audited
 # at fewer trials by the contract (tests/test_contract.py).
 PRIVATE = ["dp_ucb_bound", "dp_ucb_tossou", "dp_ucb_int", "private_ucb"]
+REPLAYED = [n for n, a in dpbandits.ALGORITHMS.items() if a.kind == "regret" and a.replay is not None]
 
 
 def test_runner_reads_the_table_in_pull_order():
@@ -139,10 +146,123 @@ def test_bad_arguments():
 
 
 def test_cli_writes_csv_and_markdown(tmp_path):
-    main(["--out", str(tmp_path), "--trials", "300", "--algorithms", "dp_ucb_int", "ucb"])
+    main(["--out", str(tmp_path), "--trials", "300", "--algorithms", "dp_ucb_int", "ucb", "dp_se",
+          "--power-factors", "0.5"])
     df = pd.read_csv(tmp_path / "audit.csv")
-    assert list(df["variant"]) == ["real", f"control x{CONTROL_NOISE_FACTOR:g}", "real"]
-    assert list(df["verdict"]) == ["consistent", "violation", "not private"]
+    control = f"control x{CONTROL_NOISE_FACTOR:g}"
+    rows = list(zip(df["algorithm"], df["engine"], df["variant"], df["role"], df["verdict"], strict=True))
+    assert rows == [
+        ("dp_ucb_int", "twin", "real", "real", "consistent"),
+        ("dp_ucb_int", "twin", control, "control", "violation"),
+        ("dp_ucb_int", "twin", "control x0.5", "power", "consistent"),
+        ("dp_ucb_int", "kernel", "real", "real", "consistent"),
+        ("dp_ucb_int", "kernel", control, "control", "violation"),
+        ("ucb", "twin", "real", "real", "not private"),
+        ("ucb", "kernel", "real", "real", "not private"),
+        ("dp_se", "twin", "real", "real", "consistent"),
+        ("dp_se", "twin", control, "control", "violation"),
+        ("dp_se", "twin", "control x0.5", "power", "consistent"),
+    ]
+    assert (df["seconds"] > 0).all()
     md = (tmp_path / "audit.md").read_text()
-    assert "| dp_ucb_int | control x" in md and "violation" in md
+    assert "| dp_ucb_int | kernel | control x" in md
+    assert "Audited this way: `dp_ucb_int`, `ucb`." in md and "Twin only (no replay declared): `dp_se`." in md
+    power = md.split("## Power")[1]
+    assert "| dp_ucb_int | flagged (" in power and "| not flagged (" in power and "| x0.02 |" in power
+    assert "| ucb |" not in power and "seed 0 for every row" in power
     assert set(dpbandits.ALGORITHMS["dp_ucb_int"].params) <= set(ast.literal_eval(df["params"][0]))
+
+
+# ------------------------------------------------------------------------------ fast kernels through replay
+
+
+def _audit_tables(name):
+    """The audit plan's (table, flipped table) pairs of ``name`` at epsilon = 1."""
+    alg = dpbandits.ALGORITHMS[name]
+    width, candidates = alg.audit.plan(1.0, alg.resolve({})) if alg.audit.plan else (8, None)
+    for _, base, (a, j) in candidates or generic_candidates(2, width):
+        flipped = base.copy()
+        flipped[a, j] = 1 - flipped[a, j]
+        yield base
+        yield flipped
+
+
+@pytest.mark.parametrize("name", REPLAYED)
+def test_kernel_actions_reproduce_the_twin_on_its_draws(name):
+    # the fast kernel's replay fed the twin's own draws (Laplace values, tie picks) on a reward table must
+    # release the twin's action sequence: on the audit's tables and on random 0/1 tables
+    assert {"dp_ucb", "dp_ucb_bound", "dp_ucb_int", "dp_ucb_tossou", "private_ucb", "ucb"} <= set(REPLAYED)
+    tables = list(_audit_tables(name))
+    width = tables[0].shape[1]
+    tables += [np.random.default_rng(s).integers(0, 2, (2, width)).astype(float) for s in range(20)]
+    seen = set()
+    for seed in range(10):
+        for table in tables:
+            draws = Recorder(np.random.default_rng(seed))
+            twin = run_policy_on_table(name, table, 1.0, draws)
+            assert kernel_actions(name, table, 1.0, draws.eta, draws.picks) == twin, (seed, table)
+            seen.add(twin)
+    assert len(seen) >= 2  # the tables and draws change the actions: the comparison is not vacuous
+
+
+@pytest.mark.parametrize("name", [n for n in REPLAYED if dpbandits.ALGORITHMS[n].private])
+def test_kernel_audit_passes_and_flags_its_control(name):
+    real = audit_algorithm(name, epsilon=1.0, trials=1000, seed=5, engine="kernel")
+    control = audit_algorithm(name, epsilon=1.0, trials=1000, seed=5, noise_factor=CONTROL_NOISE_FACTOR,
+                              engine="kernel")
+    assert real.engine == control.engine == "kernel"
+    assert real.verdict == "consistent" and real.loss_lower <= 1.0, real
+    assert control.verdict == "violation" and control.loss_lower > 2.0, control
+
+
+def test_kernel_audit_bad_arguments():
+    with pytest.raises(ValueError, match="engine"):
+        audit_algorithm("dp_ucb_bound", trials=100, engine="numba")
+    with pytest.raises(ValueError, match="'dp_se' declares no replay"):
+        audit_algorithm("dp_se", trials=100, engine="kernel")
+    with pytest.raises(ValueError, match="0 or 1"):
+        kernel_actions("dp_ucb_bound", np.full((2, 8), 0.5), 1.0, np.zeros(16), np.zeros(8))
+
+
+# ----------------------------------------------------------------------------------------------- power
+
+
+def _fake_audit(threshold):
+    """audit_algorithm stand-in: a violation iff noise_factor < ``threshold`` (recording the factors)."""
+    calls = []
+
+    def fake(name, epsilon, trials, seed, noise_factor, *, alpha, engine):
+        calls.append((engine, noise_factor))
+        lower = 5.0 if noise_factor < threshold else 0.1
+        return AuditResult(name, engine, epsilon, 0.0, noise_factor, True, 8, trials, trials // 4, "zeros 2x8",
+                           (0, 0), "", 1, lower, lower, lower, alpha,
+                           "violation" if noise_factor < threshold else "consistent")
+
+    return fake, calls
+
+
+@pytest.mark.parametrize(("threshold", "expected"), [
+    (0.01, [0.02]),  # control not flagged: no power rows
+    (0.05, [0.02, 0.1]),
+    (0.3, [0.02, 0.1, 0.25, 0.5]),
+    (2.0, [0.02, 0.1, 0.25, 0.5]),  # every factor flagged
+])
+def test_power_rows_stop_at_the_first_factor_not_flagged(monkeypatch, threshold, expected):
+    fake, calls = _fake_audit(threshold)
+    monkeypatch.setattr(audit, "audit_algorithm", fake)
+    df = audit_all(["dp_ucb_bound"], trials=100)
+    assert calls == [("twin", 1.0), *(("twin", f) for f in expected), ("kernel", 1.0), ("kernel", 0.02)]
+    assert list(df["role"]) == ["real", "control", *["power"] * (len(expected) - 1), "real", "control"]
+    table = power_table(df, [0.02, 0.1, 0.25, 0.5]).loc["dp_ucb_bound"]
+    flagged = [f for f in expected if f < threshold]
+    assert table["smallest under-noising detected"] == (f"x{max(flagged):g}" if flagged else "none")
+    for f in (0.02, 0.1, 0.25, 0.5):
+        cell = table[f"x{f:g}"]
+        assert cell == ("not run" if f not in expected else "flagged (5.00)" if f < threshold
+                        else "not flagged (0.10)")
+
+
+def test_power_factors_are_checked():
+    for bad in ([0.5, 0.25], [0.01], [1.0]):
+        with pytest.raises(ValueError, match="power_factors"):
+            audit_all(["dp_ucb_bound"], trials=100, power_factors=bad)

@@ -9,10 +9,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 
-from dpbandits import configfile
+from dpbandits import ALGORITHMS, configfile
+from dpbandits.audit import default_algorithms
 from dpbandits.report import paper_algorithms
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -183,8 +185,44 @@ def test_ledger_and_audit_are_written(smoke_run):
     ledger = (smoke_run / "results" / "claims.md").read_text()
     for paper in ("tossou2016", "sajed2019", "sajed2019thesis", "hu2022", "chen2024"):
         assert f"| {paper} |" in ledger
-    audit = (smoke_run / "results" / "audit" / "audit.md").read_text()
-    assert "violation" in audit and "consistent" in audit  # the controls are flagged, the algorithms pass
+    audit_dir = smoke_run / "results" / "audit"
+    check_audit_table(pd.read_csv(audit_dir / "audit.csv"))
+    power = (audit_dir / "audit.md").read_text().split("## Power")[1]
+    for name in default_algorithms():
+        assert f"| {name} |" in power, name
+
+
+def check_audit_table(df):
+    """Every private algorithm's real rows pass and its control rows (twin, and kernel where it declares
+    replay) are flagged, unless its audit plan states why the control cannot be (``Audit.control``)."""
+    for name in default_algorithms():
+        rows = df[df["algorithm"] == name]
+        engines = {"twin", "kernel"} if ALGORITHMS[name].replay is not None else {"twin"}
+        for role in ("real", "control"):
+            assert set(rows.loc[rows["role"] == role, "engine"]) == engines, (name, role)
+        assert (rows.loc[rows["role"] == "real", "verdict"] == "consistent").all(), name
+        control = rows.loc[rows["role"] == "control"]
+        assert (control["noise_factor"] < 1).all(), name
+        if not ALGORITHMS[name].audit.control:
+            assert (control["verdict"] == "violation").all(), (name, list(control["verdict"]))
+
+
+def test_the_audit_check_fails_on_an_unflagged_or_missing_control():
+    rows = []
+    for name in default_algorithms():
+        flagged = "consistent" if ALGORITHMS[name].audit.control else "violation"
+        for engine in ("twin", "kernel") if ALGORITHMS[name].replay is not None else ("twin",):
+            rows += [(name, engine, "real", 1.0, "consistent"), (name, engine, "control", 0.02, flagged)]
+    good = pd.DataFrame(rows, columns=["algorithm", "engine", "role", "noise_factor", "verdict"])
+    check_audit_table(good)
+    control = good.index[(good["algorithm"] == "dp_ucb_bound") & (good["role"] == "control")]
+    for column, value in (("verdict", "consistent"), ("noise_factor", 1.0)):
+        bad = good.copy()
+        bad.loc[control[-1], column] = value  # the kernel's control passes, or is not under-noised
+        with pytest.raises(AssertionError, match="dp_ucb_bound"):
+            check_audit_table(bad)
+    with pytest.raises(AssertionError, match="dp_ucb_bound"):
+        check_audit_table(good.drop(control[-1]))
 
 
 def test_ledger_evaluates_every_claim_under_every_reading(smoke_run):

@@ -3,7 +3,8 @@
 Model (reward stack, the papers' neighbouring relation): the input is a table ``x[a, j]``, the reward
 of the j-th pull of arm a; two tables are neighbours if they differ in one entry. The released output
 is the action sequence (A_1, ..., A_T) of a reference policy (or whatever ``dpbandits.bai.run_on_table``
-returns for a BAI algorithm); the probability is over the policy's own randomness only.
+returns for a BAI algorithm); the probability is over the policy's own randomness only. With
+``engine="kernel"`` the fast kernel runs instead of the twin, through its replay (:func:`kernel_actions`).
 
 Procedure of :func:`audit_algorithm` (two independent samples, so event selection does not bias the
 bound):
@@ -30,9 +31,10 @@ flagged, the reason.
 
 Control: :class:`ScaledNoise` hands the policy a generator whose ``laplace`` scale (``Audit.noise``:
 ``normal`` for Gaussian-mechanism algorithms) is multiplied by ``noise_factor``.
-Halving the noise (factor 0.5) is *not* a violation on these tiny instances: the algorithms'
-accounting is loose there (e.g. the hybrid counter's first release is only epsilon/2-DP, DP-UCB-INT's
-first interval release ~0.22-DP at epsilon = 1), so a sound audit must pass it.
+Halving the noise (factor 0.5) is *not* a violation for several algorithms on these tiny instances:
+their accounting is loose there (e.g. the hybrid counter's first release is only epsilon/2-DP,
+DP-UCB-INT's first interval release ~0.22-DP at epsilon = 1), so a sound audit must pass it. The power
+rows of :func:`audit_all` measure which factors the audit does flag.
 ``CONTROL_NOISE_FACTOR = 0.02`` makes the first data-dependent release almost deterministic in the
 flipped reward, so the true loss is several times epsilon = 1. Power at the default ``trials`` and
 epsilon = 1 (seeds 100-119): the control's lower bound was >= 4.0 in 80/80 audits of dp_ucb_bound,
@@ -49,6 +51,7 @@ import argparse
 import importlib
 import importlib.util
 import math
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -57,6 +60,7 @@ import pandas as pd
 from scipy.stats import beta as beta_dist
 
 from . import registry
+from .audit_report import to_markdown
 from .audit_tables import DEFAULT_HORIZON, generic_candidates
 
 DEFAULT_TRIALS = 4000
@@ -64,6 +68,7 @@ DEFAULT_ALPHA = 0.05
 DEFAULT_EVENTS = 4
 MIN_COUNT = 30  # outputs seen fewer times (x and x' together) do not enter loss_upper
 CONTROL_NOISE_FACTOR = 0.02
+POWER_FACTORS = (0.1, 0.25, 0.5)  # tried after the control while flagged: the audit's power
 BAI_ARMS = ((1.0, 0.0), (0.0, 1.0), (0.6, 0.5))  # unique Max-Det set {a_1, a_2}: a tiny DP-BAI audit instance
 BAI_BUDGET = 12
 
@@ -139,6 +144,70 @@ def run_policy_on_table(algorithm: str, table, epsilon: float, rng: np.random.Ge
     table = _check_table(table)
     return _policy_actions(twin, table.tolist(), table.shape[0], table.shape[1], epsilon, rng,
                            alg.resolve(params))
+
+
+_KERNEL_MEANS_TOP = 0.75  # replayed kernels: arm a has mean 0.75 - 0.5 a / K (distinct gaps name the arm)
+_REWARD_U = (0.875, 0.0)  # reward decider u for reward 0 (u >= every mean) and reward 1 (u < every mean)
+
+
+def kernel_actions(algorithm: str, table, epsilon: float, eta, picks, **params) -> tuple:
+    """Run the fast kernel of ``algorithm`` once on a fixed reward table, through ``Algorithm.replay``.
+
+    ``replay`` feeds step t the reward ``u[t-1] < mean[a]``; the table's reward of the arm pulled at t
+    (its next unread entry) is imposed by choosing u: run, read the actions (from the per-step regret,
+    the arms' gaps being distinct), set each u[t-1] from the table along those actions, and rerun until
+    the rewards fed equal the rewards read. Step t's action depends on u[:t-1] only, so each rerun fixes
+    at least one more step: at most T + 1 runs, usually 1-2.
+
+    Parameters
+    ----------
+    algorithm : str       regret algorithm declaring ``replay``
+    table : float[K, T]   0/1 rewards, ``table[a, j]`` = reward of the j-th pull of arm a
+    epsilon : float       privacy parameter
+    eta : float[n]        standard Laplace draws consumed in order (scale them for an under-noised run)
+    picks : int[m]        tie picks in order, 0-based among the maximisers (both padded with zeros for the
+                          reruns on unsettled rewards, which may draw more than the final run)
+    **params              algorithm parameters (defaults filled by the registry)
+
+    Returns
+    -------
+    tuple[int] of length T: the released action sequence (0-based arms), as :func:`run_policy_on_table`.
+    """
+    alg = registry.get(algorithm)
+    replay = _replay(alg)
+    table = _check_table(table)
+    if not np.all((table == 0) | (table == 1)):
+        raise ValueError("table entries must be 0 or 1 to replay the fast kernel")
+    pad = np.zeros(table.size)  # a rerun on not yet settled rewards may draw more than the final run
+    eta = np.concatenate([np.asarray(eta, dtype=float), pad])
+    picks = np.concatenate([np.asarray(picks, dtype=np.int64), pad.astype(np.int64)])
+    return _kernel_actions(replay, table, float(epsilon), eta, picks, alg.resolve(params))[0]
+
+
+def _replay(alg: registry.Algorithm):
+    replay = alg.replay_function() if alg.kind == "regret" else None
+    if replay is None:
+        raise ValueError(f"algorithm={alg.name!r} declares no replay (Algorithm.replay): its fast kernel "
+                         "cannot be audited")
+    return replay
+
+
+def _kernel_actions(replay, table, epsilon, eta, picks, params, start=None) -> tuple:
+    """(actions, u) of :func:`kernel_actions`; ``start`` is the first guess of u (e.g. the last run's)."""
+    k, horizon = table.shape
+    means = _KERNEL_MEANS_TOP - 0.5 * np.arange(k) / k
+    checkpoints = np.arange(1, horizon + 1)
+    u = np.full(horizon, _REWARD_U[0]) if start is None else start
+    steps = np.arange(horizon)
+    for _ in range(horizon + 1):
+        regret = replay(means, epsilon, checkpoints, params, u, eta, picks)[0]
+        actions = np.rint(np.diff(regret, prepend=0.0) * 2 * k).astype(np.int64)
+        drawn = np.cumsum(actions[:, None] == np.arange(k), axis=0)[steps, actions] - 1
+        fed = np.where(table[actions, drawn] == 1, _REWARD_U[1], _REWARD_U[0])
+        if np.array_equal(fed, u):
+            return tuple(actions.tolist()), u
+        u = fed
+    raise RuntimeError("the replayed kernel's actions did not settle")  # unreachable for a causal kernel
 
 
 def _bai_module():
@@ -284,10 +353,12 @@ class AuditResult:
     ratio of the event attaining it; ``loss_upper`` the largest smoothed empirical log ratio over the
     single outputs seen at least ``MIN_COUNT`` times in the measurement sample (an optimistic,
     upward-biased point estimate). ``table`` names the base table x, ``flip`` the entry (arm, pull
-    index), 0-based, flipped in x'; ``events`` describes the event attaining ``loss_lower``.
+    index), 0-based, flipped in x'; ``events`` describes the event attaining ``loss_lower``; ``engine``
+    what ran (``"twin"`` or ``"kernel"``, see :func:`audit_algorithm`).
     """
 
     algorithm: str
+    engine: str
     epsilon: float
     delta: float
     noise_factor: float
@@ -313,18 +384,28 @@ class AuditResult:
         return "real" if self.noise_factor == 1.0 else f"control x{self.noise_factor:g}"
 
 
-class _Sampler:
-    """Runs one algorithm on tables; outputs are interned to integer ids for counting."""
+ENGINES = ("twin", "kernel")  # what the audit runs: the reference twin, or the fast kernel through replay
 
-    def __init__(self, name, epsilon, params, noise_factor, noise, seed, horizon, arms):
+
+class _Sampler:
+    """Runs one algorithm on tables; outputs are interned to integer ids for counting.
+
+    ``engine``: ``"twin"`` runs the reference twin (BAI: ``run_on_table``) on a generator whose noise
+    scales are multiplied by ``noise_factor``; ``"kernel"`` runs the fast kernel through its replay
+    (:func:`kernel_actions`) on i.i.d. standard Laplace draws times ``noise_factor`` and uniform tie
+    picks among K = 2 maximisers (exact for two arms).
+    """
+
+    def __init__(self, name, epsilon, params, noise_factor, noise, seed, horizon, arms, engine="twin"):
         self.name, self.epsilon, self.params = name, epsilon, params
         self.noise_factor, self.noise, self.seed = noise_factor, noise, seed
-        self.horizon, self.arms = horizon, arms
+        self.horizon, self.arms, self.engine = horizon, arms, engine
         self.ids: dict = {}
         self.outputs: list = []
         alg = registry.get(name)
         self.bai = alg.kind == "bai"
         self.twin = None if self.bai else _twin(alg)
+        self.replay = _replay(alg) if engine == "kernel" else None
         self._streams = 0
 
     def _one(self, rows, table, rng):
@@ -333,16 +414,30 @@ class _Sampler:
                                                         **self.params))
         return _policy_actions(self.twin, rows, len(rows), self.horizon, self.epsilon, rng, self.params)
 
+    def _kernel_runs(self, table, trials, rng):
+        k, horizon = table.shape
+        if k != 2:
+            raise ValueError(f"table has K={k} arms: the kernel audit draws tie picks for K = 2")
+        eta = rng.laplace(0.0, 1.0, size=(trials, k * horizon)) * self.noise_factor
+        picks = rng.integers(0, 2, size=(trials, horizon))
+        u = None
+        for i in range(trials):
+            out, u = _kernel_actions(self.replay, table, self.epsilon, eta[i], picks[i], self.params, u)
+            yield out
+
     def counts(self, table: np.ndarray, trials: int) -> np.ndarray:
         """int64[#outputs seen so far]: output counts of ``trials`` runs on ``table`` (fresh stream)."""
         self._streams += 1
         rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed,
                                                                          spawn_key=(self._streams,))))
-        use = rng if self.noise_factor == 1.0 else ScaledNoise(rng, self.noise_factor, self.noise)
-        rows = table.tolist()
+        if self.engine == "kernel":
+            runs = self._kernel_runs(table, trials, rng)
+        else:
+            use = rng if self.noise_factor == 1.0 else ScaledNoise(rng, self.noise_factor, self.noise)
+            rows = table.tolist()
+            runs = (self._one(rows, table, use) for _ in range(trials))
         codes = np.empty(trials, dtype=np.int64)
-        for i in range(trials):
-            out = self._one(rows, table, use)
+        for i, out in enumerate(runs):
             code = self.ids.get(out)
             if code is None:
                 code = self.ids[out] = len(self.outputs)
@@ -379,7 +474,7 @@ def _describe(ids, forward: bool, outputs) -> str:
 
 def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIALS, seed: int = 0,
                     noise_factor: float = 1.0, *, alpha: float = DEFAULT_ALPHA, events: int = DEFAULT_EVENTS,
-                    selection_trials: int | None = None, horizon: int | None = None,
+                    selection_trials: int | None = None, horizon: int | None = None, engine: str = "twin",
                     **params) -> AuditResult:
     """Estimate the privacy loss of ``name``'s released output on neighbouring reward tables.
 
@@ -395,6 +490,8 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     events : int            number of events measured (Bonferroni)
     selection_trials : int  runs per candidate table in the selection stage (default trials // 4)
     horizon : int           override of the audit horizon (per-step algorithms)
+    engine : str            ``"twin"``: the reference twin (BAI: ``run_on_table``); ``"kernel"``: the fast
+                            kernel through ``Algorithm.replay`` (regret algorithms declaring it)
     **params                algorithm parameters (override ``Audit.params`` hints)
 
     Returns
@@ -416,6 +513,13 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
         raise ValueError(f"events must be >= 1, got {events!r}")
     if not noise_factor > 0:
         raise ValueError(f"noise_factor must be > 0, got {noise_factor!r}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    if engine == "kernel":
+        _replay(alg)
+        if alg.audit.noise != ("laplace",):
+            raise ValueError(f"algorithm={name!r}: the kernel audit scales standard Laplace draws only, "
+                             f"its noise is {alg.audit.noise}")
     trials = int(trials)
     n_sel = int(selection_trials) if selection_trials is not None else max(trials // 4, 10)
     setting = alg.audit
@@ -442,7 +546,7 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     if candidates is None:
         candidates = generic_candidates(k, width)
     sampler = _Sampler(alg.name, float(epsilon), resolved, noise_factor, setting.noise,
-                       seed, width, arms)
+                       seed, width, arms, engine)
 
     # Stage 1: selection over candidate (table, flip) pairs and Neyman-Pearson events.
     level = alpha / (2 * events)
@@ -484,7 +588,7 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     else:
         verdict = "violation" if lower > epsilon else "consistent"
     return AuditResult(
-        algorithm=alg.name, epsilon=float(epsilon), delta=delta, noise_factor=float(noise_factor),
+        algorithm=alg.name, engine=engine, epsilon=float(epsilon), delta=delta, noise_factor=float(noise_factor),
         private=alg.private, horizon=int(width), trials=trials, selection_trials=n_sel,
         table=f"{label} {k}x{width}", flip=flip,
         events=_describe(chosen[i][1], chosen[i][2], sampler.outputs), n_events=len(chosen),
@@ -495,68 +599,46 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
 
 def audit_all(algorithms=None, epsilon: float = 1.0, trials: int = DEFAULT_TRIALS, seed: int = 0,
               controls: bool = True, control_factor: float = CONTROL_NOISE_FACTOR,
-              alpha: float = DEFAULT_ALPHA) -> pd.DataFrame:
-    """Audit ``algorithms`` (default :func:`default_algorithms`), each also as an under-noised control.
+              alpha: float = DEFAULT_ALPHA, power_factors=POWER_FACTORS, kernels: bool = True) -> pd.DataFrame:
+    """Audit ``algorithms`` (default :func:`default_algorithms`) with their under-noised controls and power.
 
-    ``epsilon`` is replaced by the algorithm's ``Audit.epsilon`` where set (shown in the table).
+    Per algorithm, at its ``Audit.epsilon`` where set (else ``epsilon``), on the same ``seed``:
 
-    Returns a DataFrame with one row per audit: the :class:`AuditResult` fields plus ``variant``.
+    - ``real`` and ``control`` (noise times ``control_factor``) rows of the twin (engine ``twin``) and, with
+      ``kernels``, of the fast kernel where it declares ``replay`` (engine ``kernel``);
+    - ``power`` rows of the twin (private algorithms): ``power_factors`` (ascending, between
+      ``control_factor`` and 1) in turn while the previous factor was flagged; the first factor not flagged
+      ends the sequence (detection is taken to fall as the noise grows).
+
+    Returns a DataFrame with one row per audit: the :class:`AuditResult` fields plus ``variant``, ``role``
+    (real, control, power) and ``seconds`` (wall time of that audit).
     """
+    factors = [float(f) for f in power_factors]
+    if factors != sorted(factors) or any(not control_factor < f < 1 for f in factors):
+        raise ValueError(f"power_factors must ascend strictly between control_factor={control_factor:g} and 1, "
+                         f"got {list(power_factors)}")
     names = default_algorithms() if algorithms is None else list(algorithms)
     rows = []
+
+    def run(name, eps, factor, role, engine):
+        start = time.perf_counter()
+        r = audit_algorithm(name, eps, trials, seed, factor, alpha=alpha, engine=engine)
+        rows.append({**asdict(r), "variant": r.variant, "role": role, "params": repr(r.params),
+                     "seconds": time.perf_counter() - start})
+        return r.verdict == "violation"
+
     for name in names:
-        factors = [1.0]
-        if controls and _lookup(name).private:
-            factors.append(control_factor)
-        audit_eps = _lookup(name).audit.epsilon
-        eps = epsilon if audit_eps is None else audit_eps
-        for factor in factors:
-            r = audit_algorithm(name, eps, trials, seed, factor, alpha=alpha)
-            row = asdict(r)
-            row["variant"] = r.variant
-            row["params"] = repr(r.params)
-            rows.append(row)
+        alg = _lookup(name)
+        eps = epsilon if alg.audit.epsilon is None else alg.audit.epsilon
+        engines = ["twin", "kernel"] if kernels and alg.replay is not None else ["twin"]
+        for engine in engines:
+            run(name, eps, 1.0, "real", engine)
+            flagged = controls and alg.private and run(name, eps, control_factor, "control", engine)
+            for factor in factors if engine == "twin" else []:
+                if not flagged:
+                    break
+                flagged = run(name, eps, factor, "power", engine)
     return pd.DataFrame(rows)
-
-
-_MD_COLUMNS = ["algorithm", "variant", "epsilon", "delta", "horizon", "trials", "table", "flip", "events",
-               "loss_estimate", "loss_lower", "loss_upper", "verdict"]
-
-
-def to_markdown(df: pd.DataFrame) -> str:
-    """Readable Markdown report of :func:`audit_all`'s table."""
-
-    def cell(v):
-        if isinstance(v, float):
-            return f"{v:.3g}"
-        return str(v).replace("|", "\\|")
-
-    lines = [
-        "# Privacy audit",
-        "",
-        "Released output: the action sequence (BAI: `run_on_table`'s output) on a fixed reward table x",
-        "(`table`: zeros, ones, or arm 0 ones / other arms zeros; K x horizon) and on x', x with entry",
-        "`flip` = (arm, pull index), 0-based, flipped. `events`: direction (x>x': P(E|x) / P(E|x')) and",
-        "up to 3 outputs of the best event (arm digits; a leading … cuts a deterministic prefix).",
-        "`loss_lower`: simultaneous (1 - alpha) Clopper-Pearson/Bonferroni lower bound on the privacy",
-        "loss, measured on a sample independent of the event selection (delta subtracted for",
-        "(epsilon, delta) algorithms); `loss_estimate`: smoothed empirical log ratio of that event;",
-        "`loss_upper`: largest smoothed empirical log ratio over single outputs (optimistic).",
-        "`violation` iff loss_lower > epsilon. Control rows multiply every Laplace scale by the factor",
-        "shown and must be flagged.",
-        "",
-        "| " + " | ".join(_MD_COLUMNS) + " |",
-        "|" + "---|" * len(_MD_COLUMNS),
-    ]
-    for _, row in df.iterrows():
-        lines.append("| " + " | ".join(cell(row[c]) for c in _MD_COLUMNS) + " |")
-    notes = list(dict.fromkeys(f"* {row['algorithm']}: {row['notes']}" for _, row in df.iterrows()
-                               if isinstance(row["notes"], str) and row["notes"]))
-    if notes:
-        lines += ["", "Notes:", "", *notes]
-    if len(df):
-        lines += ["", f"alpha = {df['alpha'].iloc[0]:g}; parameters per row are in audit.csv."]
-    return "\n".join(lines) + "\n"
 
 
 def main(argv=None) -> None:
@@ -569,14 +651,18 @@ def main(argv=None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA)
     p.add_argument("--control-factor", type=float, default=CONTROL_NOISE_FACTOR)
+    p.add_argument("--power-factors", type=float, nargs="*", default=list(POWER_FACTORS),
+                   help="under-noising factors tried after the control while flagged (none: no power rows)")
     p.add_argument("--no-controls", action="store_true")
+    p.add_argument("--no-kernels", action="store_true", help="audit the twins only")
     args = p.parse_args(argv)
     df = audit_all(args.algorithms, args.epsilon, args.trials, args.seed, not args.no_controls,
-                   args.control_factor, args.alpha)
+                   args.control_factor, args.alpha, args.power_factors, not args.no_kernels)
     args.out.mkdir(parents=True, exist_ok=True)
     df.to_csv(args.out / "audit.csv", index=False)
-    (args.out / "audit.md").write_text(to_markdown(df))
-    print(to_markdown(df))
+    text = to_markdown(df, seed=args.seed, control_factor=args.control_factor, power_factors=args.power_factors)
+    (args.out / "audit.md").write_text(text)
+    print(text)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ rule claims:
         "../scripts/claims_ledger.py"
 
 
-# The audit runs every registered algorithm and every reference twin.
+# The audit runs every private algorithm's reference twin and, where it declares replay, its fast kernel.
 rule audit:
     input:
         sorted(
@@ -68,6 +68,7 @@ rule audit:
     params:
         trials=config["audit"]["trials"],
         seed=config["seed"],
+        power=" ".join(f"{f:g}" for f in config["audit"]["power_factors"]),
     shell:
         "python -m dpbandits.audit --out $(dirname {output.csv}) --trials {params.trials} --seed {params.seed}"
-        " > {log} 2>&1"
+        " --power-factors {params.power} > {log} 2>&1"
