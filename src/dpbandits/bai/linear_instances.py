@@ -30,9 +30,8 @@ def section5_instance(
     """
     k = check_integer("k", k, low=4, limit="K")
     seed = check_integer("seed", seed)
-    omega_low, omega_high = check_real("omega_low", omega_low), check_real("omega_high", omega_high)
-    if not 0.0 <= omega_low <= omega_high <= 0.8:
-        raise ValueError(f"need 0 <= omega_low <= omega_high <= 0.8, got [{omega_low}, {omega_high}]")
+    omega_high = check_real("omega_high", omega_high, low=0.0, high=0.8)
+    omega_low = check_real("omega_low", omega_low, low=0.0, high=omega_high)  # 0 <= omega_low <= omega_high
     omega = np.random.default_rng(seed).uniform(omega_low, omega_high, k - 3)
     arms = np.vstack([[0.0, 1.0], [0.0, 0.9], [10.0, 0.0], np.column_stack([np.ones(k - 3), omega])])
     return arms, np.array([0.045, 0.5])

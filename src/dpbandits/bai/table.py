@@ -91,7 +91,7 @@ def reward_bounds(means: np.ndarray, reward: str = "uniform", width: float | Non
     """(lo, hi) float64[K] supports of the reward laws with means ``means`` (Chen et al. 2024, Section 5:
     "the uniform distribution supported on [.]", the interval lost; docs/reconstructions.md).
 
-    ``uniform`` [CHOICE]: U[0, 2 mu_i], needs mu_i <= 1/2. ``uniform_centered``: U[mu_i - w, mu_i + w],
+    ``uniform`` [CHOICE]: U[0, 2 mu_i], needs 0 <= mu_i <= 1/2. ``uniform_centered``: U[mu_i - w, mu_i + w],
     needs w <= mu_i <= 1 - w (w = 0 gives deterministic rewards). Supports must lie in [0, 1]; only
     round-off up to 1e-9 is clipped.
     """
@@ -107,7 +107,7 @@ def reward_bounds(means: np.ndarray, reward: str = "uniform", width: float | Non
         lo, hi = means - width, means + width
     else:
         raise ValueError(f"reward={brief(reward)} is not one of {list(REWARDS)}")
-    if np.any(lo < -ROUNDOFF) or np.any(hi > 1 + ROUNDOFF):
+    if np.any(np.minimum(lo, hi) < -ROUNDOFF) or np.any(np.maximum(lo, hi) > 1 + ROUNDOFF):  # U[0, 2 mu], mu < 0
         raise ValueError(
             f"theta: means arms @ theta = {means.tolist()} give reward supports outside [0, 1] "
             f"for reward={reward!r}"
