@@ -18,7 +18,9 @@ from dpbandits.claims.ledger import paper_claims
 class Tables:
     """Curves of one paper, written as ``figures/<paper>/<figure>.csv`` and ``<figure>_runs.csv``.
 
-    ``sem``: absolute standard error (scalar or per checkpoint; default 0.5% of the mean). ``finals`` and
+    ``sem``: absolute standard error (scalar or per checkpoint; default 0.5% of the mean); ``sem_step``: that of
+    the increment since the previous checkpoint (default 0.01% of the increment); ``bound``: a theory bound
+    (scalar or per checkpoint; default none). ``finals`` and
     ``realised``: per-run final pseudo- and realised regret (default: the curve's final mean, ``runs`` times).
     ``pulls``: per-run final pull counts, one string for all runs or one per run.
     """
@@ -27,14 +29,17 @@ class Tables:
         self.paper, self.curves, self.runs = paper, [], []
 
     def add(self, figure, algorithm, epsilon, t, mean, *, panel=0, instance="C2, K=3", variant="", sem=None,
-            runs=4, finals=None, realised=None, pulls="1 2"):
+            sem_step=None, bound=np.nan, runs=4, finals=None, realised=None, pulls="1 2"):
         t, mean = np.asarray(t), np.asarray(mean, dtype=float)
         sem = 0.005 * mean if sem is None else np.broadcast_to(np.asarray(sem, dtype=float), mean.shape)
+        step = 1e-4 * np.abs(np.diff(mean, prepend=0.0))
+        sem_step = step if sem_step is None else np.broadcast_to(np.asarray(sem_step, dtype=float), mean.shape)
         curve = f"{algorithm}{variant} (ε={epsilon})"
         self.curves.append(pd.DataFrame({
             "paper": self.paper, "figure": figure, "panel": panel, "panel_title": f"panel {panel}",
             "instance": instance, "curve": curve, "algorithm": algorithm, "variant": variant, "epsilon": epsilon,
-            "t": t, "mean": mean, "sem": sem, "std": sem * np.sqrt(runs), "min": mean, "max": mean, "runs": runs,
+            "t": t, "mean": mean, "sem": sem, "std": sem * np.sqrt(runs), "sem_step": sem_step, "min": mean,
+            "max": mean, "runs": runs, "bound": bound,
         }))
         finals = np.full(runs, mean[-1]) if finals is None else np.asarray(finals, dtype=float)
         realised = finals if realised is None else np.asarray(realised, dtype=float)
@@ -371,8 +376,10 @@ def _chen(results, fig1=None, fig2=None, sens=None):
 
 @pytest.mark.parametrize("claim, verdict, changes", cases(
     ("C1", HOLDS, {}),
+    ("C1", HOLDS, {"fig1": {"baseline_bai": [0.1, 0.2, 0.95]}}),  # level at one end of the grid: most points won
     ("C1", FAILS, {"fig1": {"baseline_bai": HIGH}}),
-    ("C1", INCONCLUSIVE, {"fig1": {"baseline_bai": [0.1, 0.2, 0.95]}}),
+    ("C1", FAILS, {"fig1": {"dp_od": [0.6, 0.8, 0.3]}}),  # ahead at one point only: level (no margin) at most
+    ("C1", INCONCLUSIVE, {"fig1": {"baseline_bai": [0.1, 0.75, 0.95]}}),  # one won, one at the margin, one level
     ("C2", HOLDS, {}),
     ("C2", FAILS, {"fig1": {"dp_bai": [0.6, 0.65, 0.7]}}),  # still 0.26 apart at the largest ε
     ("C2", FAILS, {"fig1": {"dp_bai": [0.95, 0.9, 0.85]}}),  # falls away from OD-LinBAI
@@ -386,7 +393,9 @@ def _chen(results, fig1=None, fig2=None, sens=None):
     ("Fig2", INCONCLUSIVE, {"fig2": {"dp_od": [0.9, 0.87, 0.85]}}),
     ("C1-sensitivity", HOLDS, {}),
     ("C1-sensitivity", FAILS, {"sens": {"baseline_bai": HIGH}}),
-    ("C1-sensitivity", INCONCLUSIVE, {"sens": {"dp_od": [0.1, 0.2, 0.95]}}),
+    ("C1-sensitivity", HOLDS, {"sens": {"dp_od": [0.1, 0.2, 0.95]}}),
+    ("C1-sensitivity", FAILS, {"sens": {"dp_od": [0.6, 0.8, 0.3]}}),
+    ("C1-sensitivity", INCONCLUSIVE, {"sens": {"dp_od": [0.1, 0.75, 0.95]}}),
 ))
 def test_chen2024(tmp_path, claim, verdict, changes):
     _chen(tmp_path, **changes)
@@ -403,4 +412,4 @@ def test_base_tables_hold_everywhere(tmp_path, paper):
     """On each builder's base tables every claim holds, and the ledger rows carry the claim's kind."""
     BASE[paper](tmp_path)
     df = paper_claims(tmp_path, paper)
-    assert set(df["verdict"]) == {HOLDS} and df["kind"].isin(["empirical", "structural"]).all()
+    assert set(df["verdict"]) == {HOLDS} and df["kind"].isin(["empirical", "structural", "check"]).all()
