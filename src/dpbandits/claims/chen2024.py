@@ -25,9 +25,11 @@ C1_QUOTE = ("\"As the results demonstrate, the DP-BAI policy significantly outpe
 
 
 def _rates(results, figure: str) -> pd.DataFrame:
-    """A BAI figure's table with the binomial s.e. of each success rate (at least that of half a success)."""
+    """A BAI figure's table with the binomial s.e. of each success rate (at least that of half a success), one row
+    per (panel, x, curve): a grid capped by a small config (the smoke budget) repeats its last point."""
     df = pd.read_csv(Path(results) / "figures" / "chen2024" / f"{figure}.csv", dtype={"variant": str})
     df["variant"] = df["variant"].fillna("")
+    df = df.drop_duplicates(["panel", "x", "algorithm", "variant"]).reset_index(drop=True)
     df["se"] = np.sqrt(df["rate"] * (1 - df["rate"]) / df["trials"]).clip(lower=0.5 / df["trials"])
     return df
 
