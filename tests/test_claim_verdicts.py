@@ -18,7 +18,9 @@ from dpbandits.claims.ledger import paper_claims
 class Tables:
     """Curves of one paper, written as ``figures/<paper>/<figure>.csv`` and ``<figure>_runs.csv``.
 
-    ``sem``: absolute standard error (scalar or per checkpoint; default 0.5% of the mean). ``finals`` and
+    ``sem``: absolute standard error (scalar or per checkpoint; default 0.5% of the mean); ``sem_step``: that of
+    the increment since the previous checkpoint (default 0.01% of the increment); ``bound``: a theory bound
+    (scalar or per checkpoint; default none). ``finals`` and
     ``realised``: per-run final pseudo- and realised regret (default: the curve's final mean, ``runs`` times).
     ``pulls``: per-run final pull counts, one string for all runs or one per run.
     """
@@ -27,14 +29,17 @@ class Tables:
         self.paper, self.curves, self.runs = paper, [], []
 
     def add(self, figure, algorithm, epsilon, t, mean, *, panel=0, instance="C2, K=3", variant="", sem=None,
-            runs=4, finals=None, realised=None, pulls="1 2"):
+            sem_step=None, bound=np.nan, runs=4, finals=None, realised=None, pulls="1 2"):
         t, mean = np.asarray(t), np.asarray(mean, dtype=float)
         sem = 0.005 * mean if sem is None else np.broadcast_to(np.asarray(sem, dtype=float), mean.shape)
+        step = 1e-4 * np.abs(np.diff(mean, prepend=0.0))
+        sem_step = step if sem_step is None else np.broadcast_to(np.asarray(sem_step, dtype=float), mean.shape)
         curve = f"{algorithm}{variant} (ε={epsilon})"
         self.curves.append(pd.DataFrame({
             "paper": self.paper, "figure": figure, "panel": panel, "panel_title": f"panel {panel}",
             "instance": instance, "curve": curve, "algorithm": algorithm, "variant": variant, "epsilon": epsilon,
-            "t": t, "mean": mean, "sem": sem, "std": sem * np.sqrt(runs), "min": mean, "max": mean, "runs": runs,
+            "t": t, "mean": mean, "sem": sem, "std": sem * np.sqrt(runs), "sem_step": sem_step, "min": mean,
+            "max": mean, "runs": runs, "bound": bound,
         }))
         finals = np.full(runs, mean[-1]) if finals is None else np.asarray(finals, dtype=float)
         realised = finals if realised is None else np.asarray(realised, dtype=float)
@@ -140,15 +145,23 @@ def _piecewise(t):
     return 0.25 * np.minimum(t, 20_000) + 0.05 * np.clip(t - 20_000, 0, 80_000)
 
 
-def _sajed_panels(tab, figure, dp_se=None, dp_ucb=None, sem=None, pulls=None, sets=(GUARANTEED, EXCLUDED)):
-    """DP-SE piece-wise linear and flat from 1e5, DP-UCB = 300 sqrt(t), every DP-SE run finished."""
+def _sajed_panels(tab, figure, dp_se=None, dp_ucb=None, sem=None, step_noise=None, runs=4, pulls=None,
+                  sets=(GUARANTEED, EXCLUDED)):
+    """DP-SE piece-wise linear and flat from 1e5, DP-UCB = 300 sqrt(t), every DP-SE run finished, 4 runs each.
+
+    ``step_noise``: each curve's s.e. of each increment as a fraction of the increment (default: the builder's).
+    """
     t = default_checkpoints(T_S)
     se = _piecewise(t) if dp_se is None else dp_se(t)
     ucb = 300 * np.sqrt(t) if dp_ucb is None else dp_ucb(t, se)
+    def step(m):
+        return None if step_noise is None else step_noise * np.abs(np.diff(m, prepend=0.0))
+
     for panel, (inst, eps) in enumerate(sets):
         k = int(inst.partition("K=")[2])
-        tab.add(figure, "dp_se", eps, t, se, panel=panel, instance=inst, pulls=(pulls or {}).get(inst, _pulls(k)))
-        tab.add(figure, "dp_ucb", eps, t, ucb, panel=panel, instance=inst, sem=sem)
+        tab.add(figure, "dp_se", eps, t, se, panel=panel, instance=inst, sem_step=step(se), runs=runs,
+                pulls=(pulls or {}).get(inst, _pulls(k)))
+        tab.add(figure, "dp_ucb", eps, t, ucb, panel=panel, instance=inst, sem=sem, sem_step=step(ucb), runs=runs)
 
 
 def _sajed(results, **changes):
@@ -162,19 +175,31 @@ def _noisy_kink(t, se):
     return 2 * se + np.random.default_rng(1).normal(0, 3, t.size)
 
 
+def _every_third(t, *_):
+    """Slope 1, down by 3% at every third checkpoint: changes at a third of them, none dominating ('neither')."""
+    slope = 0.97 ** (np.arange(t.size) // 3)
+    return np.cumsum(slope * np.diff(t, prepend=0))
+
+
 @pytest.mark.parametrize("claim, verdict, changes", cases(
     *[(f"C-1 ({r})", v, kw) for r in ("final", "T/10", "area") for v, kw in (
         (HOLDS, {}), (FAILS, {"dp_ucb": lambda t, se: 2 * se}), (INCONCLUSIVE, {"dp_ucb": lambda t, se: 5 * se}))],
     ("C-1 (better)", HOLDS, {}),
     ("C-1 (better)", FAILS, {"dp_ucb": lambda t, se: 0.5 * se}),
     ("C-1 (better)", INCONCLUSIVE, {"dp_ucb": lambda t, se: se}),
+    ("C-1 (better)", HOLDS, {"dp_ucb": lambda t, se: 1.016 * se, "runs": 100}),  # 2.2 s.e. apart, beyond t(198)
+    ("C-1 (better)", INCONCLUSIVE, {"dp_ucb": lambda t, se: 1.016 * se}),  # the same, within t(6) = 2.5 s.e.
     ("C-2 (DP-SE piecewise linear)", HOLDS, {}),
     ("C-2 (DP-SE piecewise linear)", FAILS, {"dp_se": lambda t: 300 * np.sqrt(t)}),
     ("C-2 (DP-SE piecewise linear)", INCONCLUSIVE, {"dp_se": lambda t: 0.25 * t}),  # straight: no epoch end in view
+    ("C-2 (DP-SE piecewise linear)", INCONCLUSIVE, {"dp_se": _every_third, "step_noise": 0.0}),  # neither
     ("C-2 (DP-UCB smooth)", HOLDS, {}),
     ("C-2 (DP-UCB smooth)", FAILS, {"dp_ucb": lambda t, se: 2 * se}),
     ("C-2 (DP-UCB smooth)", FAILS, {"dp_ucb": _noisy_kink}),  # slope changes everywhere, but one kink dominates
     ("C-2 (DP-UCB smooth)", INCONCLUSIVE, {"dp_ucb": lambda t, se: 0.5 * t}),
+    ("C-2 (DP-UCB smooth)", INCONCLUSIVE, {"dp_ucb": _every_third, "step_noise": 0.0}),  # neither
+    ("C-2 (DP-UCB smooth)", INCONCLUSIVE, {"step_noise": 0.05}),  # uncertain: the runs' noise hides the changes
+    ("C-2 (DP-UCB smooth)", HOLDS, {"step_noise": 0.0005}),  # 100 times less noise: every change resolved
     ("C-2 (flat tail)", HOLDS, {}),
     ("C-2 (flat tail)", HOLDS, {"pulls": {EXCLUDED[0]: _pulls(5, done=False)}}),  # excluded, not failed
     ("C-2 (flat tail)", FAILS, {"pulls": {GUARANTEED[0]: [_pulls(3)] * 3 + [_pulls(3, done=False)]}}),
@@ -183,6 +208,17 @@ def _noisy_kink(t, se):
 def test_sajed2019(tmp_path, claim, verdict, changes):
     _sajed(tmp_path, **changes)
     assert claims("sajed2019", tmp_path)[claim].verdict == verdict
+
+
+@pytest.mark.parametrize("changes, shape", [({"dp_ucb": _every_third, "step_noise": 0.0}, "neither"),
+                                            ({"step_noise": 0.05}, "uncertain")])
+def test_sajed2019_shape_paths(tmp_path, changes, shape):
+    """The inconclusive C-2 cases above are reached through the shape they name."""
+    from dpbandits.claims.sajed2019 import shapes
+
+    _sajed(tmp_path, **changes)
+    assert (shapes(tmp_path).query("algorithm == 'dp_ucb'")["shape"] == shape).all()
+    assert f"{shape}: C1, K=5" in claims("sajed2019", tmp_path)["C-2 (DP-UCB smooth)"].evidence
 
 
 def test_sajed2019_noisy_kink_has_many_slope_changes(tmp_path):
@@ -371,8 +407,10 @@ def _chen(results, fig1=None, fig2=None, sens=None):
 
 @pytest.mark.parametrize("claim, verdict, changes", cases(
     ("C1", HOLDS, {}),
+    ("C1", HOLDS, {"fig1": {"baseline_bai": [0.1, 0.2, 0.95]}}),  # level at one end of the grid: most points won
     ("C1", FAILS, {"fig1": {"baseline_bai": HIGH}}),
-    ("C1", INCONCLUSIVE, {"fig1": {"baseline_bai": [0.1, 0.2, 0.95]}}),
+    ("C1", FAILS, {"fig1": {"dp_od": [0.6, 0.8, 0.3]}}),  # ahead at one point only: level (no margin) at most
+    ("C1", INCONCLUSIVE, {"fig1": {"baseline_bai": [0.1, 0.75, 0.95]}}),  # one won, one at the margin, one level
     ("C2", HOLDS, {}),
     ("C2", FAILS, {"fig1": {"dp_bai": [0.6, 0.65, 0.7]}}),  # still 0.26 apart at the largest ε
     ("C2", FAILS, {"fig1": {"dp_bai": [0.95, 0.9, 0.85]}}),  # falls away from OD-LinBAI
@@ -386,11 +424,43 @@ def _chen(results, fig1=None, fig2=None, sens=None):
     ("Fig2", INCONCLUSIVE, {"fig2": {"dp_od": [0.9, 0.87, 0.85]}}),
     ("C1-sensitivity", HOLDS, {}),
     ("C1-sensitivity", FAILS, {"sens": {"baseline_bai": HIGH}}),
-    ("C1-sensitivity", INCONCLUSIVE, {"sens": {"dp_od": [0.1, 0.2, 0.95]}}),
+    ("C1-sensitivity", HOLDS, {"sens": {"dp_od": [0.1, 0.2, 0.95]}}),
+    ("C1-sensitivity", FAILS, {"sens": {"dp_od": [0.6, 0.8, 0.3]}}),
+    ("C1-sensitivity", INCONCLUSIVE, {"sens": {"dp_od": [0.1, 0.75, 0.95]}}),
 ))
 def test_chen2024(tmp_path, claim, verdict, changes):
     _chen(tmp_path, **changes)
     assert claims("chen2024", tmp_path)[claim].verdict == verdict
+
+
+# ---------------------------------------------------------------------------------------------- theory bounds
+
+
+def _bounded(results, excess_se=0.0, runs=100):
+    """One curve (sem 10) whose mean ends ``excess_se`` standard errors above its bound (100 below it before)."""
+    t = default_checkpoints(10_000, 20)
+    bound = 1000 * np.sqrt(t / t[-1]) + 100
+    mean = bound - 100
+    mean[-1] = bound[-1] + 10 * excess_se
+    tab = Tables("crosspaper")
+    tab.add("fig1", "dp_ucb_int", 1.0, t, mean, sem=10.0, bound=bound, runs=runs)
+    tab.write(results)
+
+
+@pytest.mark.parametrize("excess_se, runs, verdict", [
+    (-10.0, 100, HOLDS),
+    (10.0, 100, FAILS),
+    (2.5, 100, FAILS),  # beyond t(99) = 2.03 s.e.
+    (2.5, 4, HOLDS),  # within t(3) = 3.31 s.e.: 4 runs cannot show it above
+    (10.0, 4, FAILS),
+])
+def test_theory_bound(tmp_path, excess_se, runs, verdict):
+    from dpbandits.claims.bound_check import theory
+
+    _bounded(tmp_path, excess_se, runs)
+    (claim,) = theory(tmp_path, "crosspaper")
+    assert claim.verdict == verdict and claim.kind == "check"
+    assert ("violations" in claim.numbers) == (verdict == FAILS)
 
 
 # ---------------------------------------------------------------------------------------------- all papers
@@ -403,4 +473,13 @@ def test_base_tables_hold_everywhere(tmp_path, paper):
     """On each builder's base tables every claim holds, and the ledger rows carry the claim's kind."""
     BASE[paper](tmp_path)
     df = paper_claims(tmp_path, paper)
-    assert set(df["verdict"]) == {HOLDS} and df["kind"].isin(["empirical", "structural"]).all()
+    assert set(df["verdict"]) == {HOLDS} and df["kind"].isin(["empirical", "structural", "check"]).all()
+
+
+@pytest.mark.parametrize("paper, checks", [("hu2022", {"S-2 (Anytime-Lazy-UCB heuristic)"}),
+                                           ("chen2024", {"C3", "C1-sensitivity"})])
+def test_check_rows_are_not_empirical(tmp_path, paper, checks):
+    """Rows that are the project's checks, not sentences of the paper, carry kind 'check' (out of the diagnostic)."""
+    BASE[paper](tmp_path)
+    kinds = {k: c.kind for k, c in claims(paper, tmp_path).items()}
+    assert {k for k, v in kinds.items() if v == "check"} == checks

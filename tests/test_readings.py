@@ -155,6 +155,8 @@ def test_robustness_reaches_each_label():
         _rows("p", "same", {DEFAULT: "holds", "a=1": "holds", "b=2": "holds"})
         + _rows("p", "flip", {DEFAULT: "fails", "a=1": "holds", "b=2": "inconclusive"})
         + _rows("p", "noisy", {DEFAULT: "holds", "a=1": "inconclusive", "b=2": "holds"})
+        + _rows("p", "split", {DEFAULT: "inconclusive", "a=1": "holds", "b=2": "fails"})
+        + _rows("p", "one way", {DEFAULT: "inconclusive", "a=1": "holds", "b=2": "holds"})
         + _rows("q", "alone", {DEFAULT: "fails"})
     )
     out = with_robustness(df).set_index(["claim_id", "reading"])
@@ -162,16 +164,19 @@ def test_robustness_reaches_each_label():
     assert out.loc[("flip", DEFAULT), "robustness"] == "depends"
     assert out.loc[("flip", DEFAULT), "changed_by"] == "a=1 -> holds; b=2 -> inconclusive"
     assert out.loc[("noisy", DEFAULT), "robustness"] == "unsettled"
+    assert out.loc[("split", DEFAULT), "robustness"] == "depends"  # the readings reach both verdicts
+    assert out.loc[("one way", DEFAULT), "robustness"] == "unsettled"
     assert out.loc[("alone", DEFAULT), "robustness"] == "no readings"
     assert out.loc[("flip", "a=1"), "robustness"] == ""  # only the default row carries it
 
 
-def test_diagnostic_ranks_readings_and_ignores_structural_checks():
+def test_diagnostic_ranks_readings_and_ignores_structural_and_check_rows():
     df = pd.DataFrame(
         _rows("p", "c1", {DEFAULT: "fails", "a=1": "holds", "b=2": "fails"})
         + _rows("p", "c2", {DEFAULT: "holds", "a=1": "holds", "b=2": "inconclusive"})
         + _rows("p", "shape", {DEFAULT: "fails", "a=1": "fails", "b=2": "fails"}, kind="structural")
-        + _rows("p", "theory", {DEFAULT: "fails", "a=1": "fails", "b=2": "fails"})
+        + _rows("p", "S-2", {DEFAULT: "fails", "a=1": "fails", "b=2": "fails"}, kind="check")
+        + _rows("p", "theory", {DEFAULT: "fails", "a=1": "fails", "b=2": "fails"}, kind="check")
     )
     diag = diagnostic(df)
     assert list(diag["reading"]) == ["a=1", DEFAULT, "b=2"]

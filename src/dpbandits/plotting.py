@@ -20,7 +20,8 @@ BANDS = {"sem": "±1 s.e. of the mean", "std": "±1 s.d. across runs", "minmax":
 
 
 def curve_table(fig: Figure, results: dict[str, dict]) -> pd.DataFrame:
-    """Tidy per-checkpoint summary: one row per (panel, curve, t) with mean, sem, std, min, max."""
+    """Tidy per-checkpoint summary: one row per (panel, curve, t) with mean, sem, std, min, max, and sem_step
+    (the s.e. of the mean increment since the previous checkpoint, which the claims' slope readings need)."""
     rows = []
     for p_idx, panel in enumerate(fig.panels):
         for curve in panel.curves:
@@ -28,6 +29,7 @@ def curve_table(fig: Figure, results: dict[str, dict]) -> pd.DataFrame:
             reg = res.regret[: fig.runs]
             n = reg.shape[0]
             sd = reg.std(axis=0, ddof=1) if n > 1 else np.zeros(reg.shape[1])
+            sd_step = np.diff(reg, axis=1, prepend=0.0).std(axis=0, ddof=1) if n > 1 else np.zeros(reg.shape[1])
             meta = res.meta
             bound = bound_for(curve.algorithm, meta["means"], res.checkpoints, meta["epsilon"], meta["params"],
                               meta["horizon"])
@@ -37,6 +39,7 @@ def curve_table(fig: Figure, results: dict[str, dict]) -> pd.DataFrame:
                 "algorithm": curve.algorithm, "variant": curve.variant,
                 "epsilon": np.nan if curve.epsilon is None else curve.epsilon,
                 "t": res.checkpoints, "mean": reg.mean(axis=0), "sem": sd / np.sqrt(n), "std": sd,
+                "sem_step": sd_step / np.sqrt(n),
                 "min": reg.min(axis=0), "max": reg.max(axis=0), "runs": n,
                 "bound": np.nan if bound is None else bound,
             }))

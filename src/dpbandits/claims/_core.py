@@ -2,9 +2,15 @@
 
 Each claim function takes the tidy tables written by the figure rules (``<figure>.csv`` curves,
 ``<figure>_runs.csv`` per-run finals) and returns a :class:`Claim` with a verdict computed from the
-data: ``holds``, ``fails`` or ``inconclusive`` (differences within two standard errors), the
-numbers behind it and the paper's statement. Standard errors come from the tables (``sem`` of a
-curve, the spread of per-run values), so fewer runs widen them and give more ``inconclusive``
+data: ``holds``, ``fails`` or ``inconclusive``, the numbers behind it and the paper's statement.
+
+Every comparison is an estimate with a standard error and degrees of freedom (``(value, se, df)``):
+a difference counts when it exceeds :func:`halfwidth`, the Student-t quantile for its degrees of
+freedom times its standard error, at the one-sided tail :data:`TAIL` (that of 2 standard errors of a
+normal, so many runs give the familiar 2 s.e.; 4 runs give 3.3 s.e.). Standard errors come from the
+tables (``sem`` of a curve with its ``runs``, the spread of per-run values, binomial s.e. of a success
+rate over its trials); sums and ratios of independent estimates take Welch-Satterthwaite degrees of
+freedom (:func:`satterthwaite`). Fewer runs widen the intervals and give more ``inconclusive``
 verdicts under the same criterion.
 """
 
@@ -15,20 +21,25 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 HOLDS, FAILS, INCONCLUSIVE = "holds", "fails", "inconclusive"
-EMPIRICAL, STRUCTURAL = "empirical", "structural"
+EMPIRICAL, STRUCTURAL, CHECK = "empirical", "structural", "check"
+# one-sided tail of every comparison: that of 2 s.e. under a normal (0.0228), so that the Student-t critical
+# value tends to 2 as the runs grow (3.31 at 4 runs, 2.09 at 30)
+TAIL = float(stats.norm.sf(2.0))
 
 
 @dataclass
 class Claim:
     """One claim's verdict.
 
-    ``kind`` is ``"empirical"`` when the verdict depends on simulated outcomes that the algorithms'
-    construction does not fix, ``"structural"`` when the paper's construction implies it (a
-    guarantee or an identity of the algorithm): the data can then only confirm it unless the
-    implementation departs from the paper, so the check guards the replication rather than tests
-    the paper.
+    ``kind`` is ``"empirical"`` when the verdict tests a sentence of the paper on simulated outcomes
+    that the algorithms' construction does not fix, ``"structural"`` when the paper's construction
+    implies it (a guarantee or an identity of the algorithm): the data can then only confirm it unless
+    the implementation departs from the paper, so the check guards the replication rather than tests
+    the paper; ``"check"`` when the row is a replication check the project adds, not a sentence of
+    the paper (a sanity anchor, a property implicit in a figure, a claim re-read on an extra figure).
     """
 
     paper: str
@@ -72,26 +83,56 @@ def at(curves: pd.DataFrame, figure: str, algorithm: str, t_min: float = 0) -> p
     return df.set_index("t")
 
 
-def compare(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """(mean_a - mean_b, combined standard error) on the common checkpoints."""
+def critical(df) -> np.ndarray:
+    """Student-t critical value at the one-sided tail :data:`TAIL` for ``df`` degrees of freedom (nan below 1)."""
+    return stats.t.isf(TAIL, np.asarray(df, dtype=float))
+
+
+def halfwidth(se, df) -> np.ndarray:
+    """``critical(df) * se``: how far an estimate must lie from a value to count as beyond it (0 where se = 0)."""
+    se = np.asarray(se, dtype=float)
+    with np.errstate(invalid="ignore"):
+        return np.where(se == 0, 0.0, critical(df) * se)
+
+
+def satterthwaite(ses, dfs) -> np.ndarray:
+    """Welch-Satterthwaite degrees of freedom of a sum of independent estimates (standard errors ``ses[i]``
+    with ``dfs[i]`` degrees of freedom each; arrays broadcast); inf where every s.e. is 0."""
+    v = [np.asarray(s, dtype=float) ** 2 for s in ses]
+    num = sum(v) ** 2
+    den = sum(x**2 / np.asarray(d, dtype=float) for x, d in zip(v, dfs, strict=True))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(num == 0, np.inf, num / den)
+
+
+def compare(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(mean_a - mean_b, combined standard error, Welch degrees of freedom) on the common checkpoints.
+
+    ``a`` and ``b``: curves indexed by t with ``mean``, ``sem`` and ``runs`` columns.
+    """
     t = a.index.intersection(b.index)
     diff = a.loc[t, "mean"].to_numpy() - b.loc[t, "mean"].to_numpy()
-    se = np.hypot(a.loc[t, "sem"].to_numpy(), b.loc[t, "sem"].to_numpy())
-    return diff, se
+    sa, sb = a.loc[t, "sem"].to_numpy(), b.loc[t, "sem"].to_numpy()
+    return diff, np.hypot(sa, sb), satterthwaite([sa, sb], [a.loc[t, "runs"].to_numpy() - 1,
+                                                            b.loc[t, "runs"].to_numpy() - 1])
 
 
-def ordering_verdict(diffs: list[tuple[np.ndarray, np.ndarray]]) -> str:
-    """``holds`` if every diff < 0 beyond 2 s.e., ``fails`` if any diff > 0 beyond 2 s.e."""
-    if any(np.any(d > 2 * s) for d, s in diffs):
+def ordering_verdict(diffs: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> str:
+    """``holds`` if every diff < 0 beyond its half-width, ``fails`` if any diff > 0 beyond it.
+
+    ``diffs``: (differences, standard errors, degrees of freedom) as from :func:`compare`.
+    """
+    if any(np.any(d > halfwidth(s, df)) for d, s, df in diffs):
         return FAILS
-    if all(np.all(d < -2 * s) for d, s in diffs):
+    if all(np.all(d < -halfwidth(s, df)) for d, s, df in diffs):
         return HOLDS
     return INCONCLUSIVE
 
 
-def threshold_verdict(values, ses, low: float = -np.inf, high: float = np.inf) -> str:
-    """``holds`` if every value lies in [low, high] beyond 2 s.e., ``fails`` if any lies outside beyond 2 s.e."""
-    v, s = np.asarray(values, dtype=float), 2 * np.asarray(ses, dtype=float)
+def threshold_verdict(values, ses, low: float = -np.inf, high: float = np.inf, df=np.inf) -> str:
+    """``holds`` if every value lies in [low, high] beyond its half-width (:func:`halfwidth` of ``ses`` and
+    ``df``), ``fails`` if any lies outside beyond it."""
+    v, s = np.asarray(values, dtype=float), halfwidth(ses, df)
     if np.any((v + s < low) | (v - s > high)):
         return FAILS
     if np.all((v - s >= low) & (v + s <= high)):
@@ -107,24 +148,28 @@ def combine(verdicts) -> str:
     return HOLDS if verdicts and all(v == HOLDS for v in verdicts) else INCONCLUSIVE
 
 
-def mean_se(x) -> tuple[float, float]:
-    """Mean of the values ``x`` and its standard error (nan with fewer than two values)."""
+def mean_se(x) -> tuple[float, float, float]:
+    """Mean of the values ``x``, its standard error and degrees of freedom n - 1 (s.e. nan below two values)."""
     x = np.asarray(x, dtype=float)
     if x.size < 2:
-        return (float(x[0]) if x.size else np.nan), np.nan
-    return float(x.mean()), float(x.std(ddof=1) / np.sqrt(x.size))
+        return (float(x[0]) if x.size else np.nan), np.nan, 0.0
+    return float(x.mean()), float(x.std(ddof=1) / np.sqrt(x.size)), float(x.size - 1)
 
 
-def ratio(a: float, sa: float, b: float, sb: float) -> tuple[float, float]:
-    """(a / b, its delta-method standard error) for independent a, b with standard errors sa, sb."""
+def ratio(a: float, sa: float, b: float, sb: float, dfa: float = np.inf, dfb: float = np.inf
+          ) -> tuple[float, float, float]:
+    """(a / b, its delta-method standard error, Satterthwaite degrees of freedom) for independent a, b with
+    standard errors sa, sb on dfa, dfb degrees of freedom."""
     if b <= 0:
-        return np.inf, np.inf
+        return np.inf, np.inf, np.inf
     r = a / b
-    return r, abs(r) * float(np.hypot(sa / a if a else 0.0, sb / b))
+    rel = (sa / a if a else 0.0, sb / b)
+    return r, abs(r) * float(np.hypot(*rel)), float(satterthwaite(rel, (dfa, dfb)))
 
 
-def area(curve: pd.DataFrame) -> tuple[float, float]:
-    """Area under a mean curve (indexed by t, from (0, 0)) by trapezoids, and the area under its s.e.
+def area(curve: pd.DataFrame) -> tuple[float, float, float]:
+    """Area under a mean curve (indexed by t, from (0, 0)) by trapezoids, the area under its s.e., and the
+    curve's degrees of freedom (runs - 1).
 
     The second value bounds the standard error of the area (perfectly correlated checkpoints).
     """
@@ -132,7 +177,8 @@ def area(curve: pd.DataFrame) -> tuple[float, float]:
     m = np.concatenate([[0.0], curve["mean"].to_numpy()])
     s = np.concatenate([[0.0], curve["sem"].to_numpy()])
     dt = np.diff(t)
-    return float(np.sum(dt * (m[1:] + m[:-1]) / 2)), float(np.sum(dt * (s[1:] + s[:-1]) / 2))
+    return (float(np.sum(dt * (m[1:] + m[:-1]) / 2)), float(np.sum(dt * (s[1:] + s[:-1]) / 2)),
+            float(curve["runs"].min() - 1))
 
 
 def near(curve: pd.DataFrame, t: float) -> pd.Series:
@@ -151,27 +197,27 @@ def flat_from(curve: pd.DataFrame, rtol: float = 1e-9) -> float | None:
     return float(curve.index[first if not same.all() else 0])
 
 
-def slope_changes(curve: pd.DataFrame, granularity: float, t_min: float = 0) -> tuple[int, int, float]:
-    """Slope changes of a mean curve (indexed by t) on checkpoints t >= t_min.
+def slope_changes(curve: pd.DataFrame, granularity: float, t_min: float = 0
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Slope changes of a mean curve on its interior checkpoints t >= t_min, with their tolerance and noise.
 
-    Slopes are taken between consecutive checkpoints; a change between neighbouring intervals of
-    lengths L1, L2 counts when it exceeds ``granularity`` (1/L1 + 1/L2) (the regret an interval can
-    gain or lose from where it cuts a round-robin round) plus a 1e-9 relative float tolerance.
-
-    Returns (number of changes, number of interior checkpoints, largest change / total variation of
-    the slope: 1 for a single kink, small for gradual bending; nan if the slope never changes).
+    ``curve``: indexed by t, with ``mean``, ``sem_step`` (s.e. of the mean increment since the previous
+    checkpoint) and ``runs``. Slopes are taken between consecutive checkpoints. Returns per interior
+    checkpoint: the size of the change |s2 - s1|; its tolerance ``granularity`` (1/L1 + 1/L2) between
+    neighbouring intervals of lengths L1, L2 (the regret an interval can gain or lose from where it cuts a
+    round-robin round) plus a 1e-9 relative float tolerance; and its half-width (:func:`halfwidth`) from
+    the s.e. sem_step / L of each slope, combined as for independent slopes: an upper bound when a run's
+    neighbouring increments are positively correlated (a run behind on regret tends to stay behind).
     """
     c = curve[curve.index >= t_min]
     t, m = c.index.to_numpy(dtype=float), c["mean"].to_numpy()
     if t.size < 3:
-        return 0, 0, float("nan")
+        return np.zeros(0), np.zeros(0), np.zeros(0)
     dt = np.diff(t)
     s = np.diff(m) / dt
-    ds = np.abs(np.diff(s))
+    s_se = c["sem_step"].to_numpy()[1:] / dt
     tol = granularity * (1 / dt[1:] + 1 / dt[:-1]) + 1e-9 * np.abs(s).max()
-    big = ds[ds > tol]
-    share = float(big.max() / big.sum()) if big.size else float("nan")
-    return int(big.size), int(ds.size), share
+    return np.abs(np.diff(s)), tol, halfwidth(np.hypot(s_se[1:], s_se[:-1]), c["runs"].to_numpy()[2:] - 1)
 
 
 def elimination_time(pulls: str) -> float:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from .. import registry
-from ._core import FAILS, HOLDS, Claim
+from ._core import CHECK, FAILS, HOLDS, Claim, halfwidth
 
 
 def theory(results: str | Path, paper: str | None = None) -> list[Claim]:
@@ -20,7 +20,7 @@ def theory(results: str | Path, paper: str | None = None) -> list[Claim]:
             continue
         df = pd.concat(tables, ignore_index=True)
         df = df[df["bound"].notna()]
-        excess = df["mean"] - 2 * df["sem"].fillna(0) - df["bound"]
+        excess = df["mean"] - halfwidth(df["sem"].fillna(0), df["runs"] - 1) - df["bound"]
         bad = df[excess > 0]
         worst = df.loc[(df["mean"] / df["bound"]).idxmax()]
         nums = {
@@ -35,8 +35,8 @@ def theory(results: str | Path, paper: str | None = None) -> list[Claim]:
                            if alg.name in set(df["algorithm"]) and alg.bound is not None)
         out.append(Claim(
             paper_dir.name, "theory", "Mean regret stays below the papers' explicit upper bounds.",
-            f"at every checkpoint, mean - 2 s.e. <= bound for every curve with a bound ({bounds})",
-            FAILS if len(bad) else HOLDS, f"{len(bad)} checkpoints above their bound", nums,
+            f"at every checkpoint, mean - t half-width (Student t, runs - 1 df) <= bound for every curve with a "
+            f"bound ({bounds})", FAILS if len(bad) else HOLDS, f"{len(bad)} checkpoints above their bound", nums, CHECK,
         ))
     return out
 

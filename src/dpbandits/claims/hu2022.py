@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ._core import (
+    CHECK,
     EMPIRICAL,
     FAILS,
     HOLDS,
@@ -16,6 +17,7 @@ from ._core import (
     Claim,
     at,
     compare,
+    halfwidth,
     load_tables,
     ordering_verdict,
     ratio,
@@ -47,8 +49,9 @@ def _panels(curves: pd.DataFrame):
         yield fig, float(eps), {alg: at(g, fig, alg) for alg in g["algorithm"].unique()}
 
 
-def _final(c: pd.DataFrame) -> tuple[float, float]:
-    return float(c["mean"].iloc[-1]), float(c["sem"].iloc[-1])
+def _final(c: pd.DataFrame) -> tuple[float, float, float]:
+    """(final mean, its s.e., degrees of freedom runs - 1)."""
+    return float(c["mean"].iloc[-1]), float(c["sem"].iloc[-1]), float(c["runs"].iloc[-1] - 1)
 
 
 def _not_paper_scale(horizon: int, claim_id: str, statement: str, criterion: str, kind: str = EMPIRICAL) -> Claim:
@@ -62,49 +65,54 @@ def hu2022(results: str | Path) -> list[Claim]:
     curves = text_variants(curves)
     panels = list(_panels(curves))
     out = []
-    r, s, nums = [], [], {}
+    r, s, dfs, nums = [], [], [], {}
     for fig, eps, c in panels:
-        q, se = ratio(*_final(c["lazy_dp_ts"]), *_final(c["adap_klucb"]))
+        (a, sa, da), (b, sb, db) = _final(c["lazy_dp_ts"]), _final(c["adap_klucb"])
+        q, se, df = ratio(a, sa, b, sb, da, db)
         r.append(q)
         s.append(se)
+        dfs.append(df)
         nums[f"{fig} ε={eps:g}"] = q
     out.append(Claim(
         "hu2022", "1", f"\"Not surprisingly, the empirical performance of Lazy-DP-TS is similar to AdaP-KLUCB\" "
         f"({SOURCE}).",
         f"equivalence (two one-sided tests): the ratio of final mean regrets Lazy-DP-TS / AdaP-KLUCB lies within "
-        f"[{SIMILAR[0]:g}, {SIMILAR[1]:g}] with its 2-s.e. interval (delta method) in every panel; 'fails' if some "
-        "panel's interval lies outside. The paper argues both share the leading log T and log(T)/ε coefficients, "
-        "so 'similar' is read as equal up to lower-order terms: within 25% (80-125%, symmetric on the log scale)",
-        threshold_verdict(r, s, *SIMILAR), f"ratio range {min(r):.3g} .. {max(r):.3g} over {len(r)} panels", nums,
+        f"[{SIMILAR[0]:g}, {SIMILAR[1]:g}] with its t interval (delta-method s.e., Satterthwaite df) in every "
+        "panel; 'fails' if some panel's interval lies outside. The paper argues both share the leading log T and "
+        "log(T)/ε coefficients, so 'similar' is read as equal up to lower-order terms: within 25% (80-125%, "
+        "symmetric on the log scale)",
+        threshold_verdict(r, s, *SIMILAR, df=dfs), f"ratio range {min(r):.3g} .. {max(r):.3g} over {len(r)} panels",
+        nums,
     ))
     statement = ("\"Additionally, as compared with DP-SE and Anytime-Lazy-UCB, Lazy-DP-TS always empirically performs "
                  f"better\" ({SOURCE}).")
     finals, curves_diffs, nums = [], [], {}
     for fig, eps, c in panels:
         for other in ("dp_se", "anytime_lazy_ucb"):
-            d, se = compare(c["lazy_dp_ts"], c[other])
-            finals.append((d[-1:], se[-1:]))
+            d, se, df = compare(c["lazy_dp_ts"], c[other])
+            finals.append((d[-1:], se[-1:], df[-1:]))
             late = [x[x.index >= x.index.max() / 100] for x in (c["lazy_dp_ts"], c[other])]
             curves_diffs.append(compare(*late))
             nums[f"{fig} ε={eps:g} {other} - TS"] = -d[-1]
     out.append(Claim(
         "hu2022", "2 (final)", statement,
-        "Lazy-DP-TS's mean regret at T below DP-SE's and Anytime-Lazy-UCB's in every panel, beyond 2 s.e.; 'fails' "
-        "if above one of them beyond 2 s.e. in a panel",
+        "Lazy-DP-TS's mean regret at T below DP-SE's and Anytime-Lazy-UCB's in every panel, beyond the t "
+        "interval; 'fails' if above one of them beyond the t interval in a panel",
         ordering_verdict(finals), "regret difference (other - Lazy-DP-TS) at T per panel", nums,
     ))
-    worst = max(((d + 2 * se).max() if d.size else -np.inf) for d, se in curves_diffs)
+    worst = max(((d + halfwidth(se, df)).max() if d.size else -np.inf) for d, se, df in curves_diffs)
     out.append(Claim(
         "hu2022", "2 (all t)", statement,
-        "'always' read over time: Lazy-DP-TS below both at every checkpoint t >= T/100, every panel, beyond 2 s.e.; "
-        "'fails' if above one of them beyond 2 s.e. at a checkpoint",
-        ordering_verdict(curves_diffs), "largest (Lazy-DP-TS - other) + 2 s.e. over checkpoints t >= T/100",
-        {"max diff + 2 s.e.": worst},
+        "'always' read over time: Lazy-DP-TS below both at every checkpoint t >= T/100, every panel, beyond "
+        "the t interval; "
+        "'fails' if above one of them beyond the t interval at a checkpoint",
+        ordering_verdict(curves_diffs), "largest (Lazy-DP-TS - other) + t half-width over checkpoints t >= T/100",
+        {"max diff + half-width": worst},
     ))
     horizon = int(runs["horizon"].max())
     s1 = ("Replication anchor, not a paper claim: DP-SE's deterministic epochs (Sajed & Sheffet 2019, Algorithm 3) "
           f"give a final regret of 3953.0 in setting 1 and 4766.4 in setting 2 of {SOURCE} (T = 1e6, β = 1/T).")
-    c1 = ("mean final regret of DP-SE within 2 s.e. (+1e-6 relative) of 3953.0 in Figure 1 at ε = 0.25, 0.5 "
+    c1 = ("mean final regret of DP-SE within its t half-width (+1e-6 relative) of 3953.0 in Figure 1 at ε = 0.25, 0.5 "
           "(at most that at ε = 1: early eliminations lower it) and of 4766.4 in Figure 2 at every ε, where its "
           f"curve is flat from t = {DP_SE_FLAT_FIG2:,}; applies only at T = 1e6. Structural: the schedule fixes it")
     if horizon != PAPER_HORIZON:
@@ -113,9 +121,9 @@ def hu2022(results: str | Path) -> list[Claim]:
         ok, nums = [], {}
         for fig, eps, c in panels:
             se_curve = c["dp_se"]
-            m, s = _final(se_curve)
+            m, s, df = _final(se_curve)
             anchor = DP_SE_ANCHORS[fig]
-            tol = 2 * s + 1e-6 * anchor
+            tol = halfwidth(s, df) + 1e-6 * anchor
             good = m <= anchor + tol if (fig == "fig1" and eps >= 1) else abs(m - anchor) <= tol
             if fig == "fig2":
                 late = se_curve[se_curve.index >= DP_SE_FLAT_FIG2]
@@ -127,17 +135,19 @@ def hu2022(results: str | Path) -> list[Claim]:
     s2 = ("Replication sanity check, not a paper claim: Anytime-Lazy-UCB's R(1e6) near its noise-free heuristic "
           "4863 / 3327 / 2431 (setting 1, ε = 0.25 / 0.5 / 1) and 6553 (setting 2).")
     c2 = (f"mean final regret of Anytime-Lazy-UCB within a factor {HEURISTIC_FACTOR:g} of the noise-free heuristic "
-          "in every panel (beyond 2 s.e.); applies only at T = 1e6")
+          "in every panel (beyond the t interval); applies only at T = 1e6")
     if horizon != PAPER_HORIZON:
-        out.append(_not_paper_scale(horizon, "S-2 (Anytime-Lazy-UCB heuristic)", s2, c2))
+        out.append(_not_paper_scale(horizon, "S-2 (Anytime-Lazy-UCB heuristic)", s2, c2, CHECK))
     else:
-        r, s, nums = [], [], {}
+        r, s, dfs, nums = [], [], [], {}
         for fig, eps, c in panels:
-            q, se = ratio(*_final(c["anytime_lazy_ucb"]), ALUCB_HEURISTIC[(fig, eps)], 0.0)
+            m, sm, dm = _final(c["anytime_lazy_ucb"])
+            q, se, df = ratio(m, sm, ALUCB_HEURISTIC[(fig, eps)], 0.0, dm)
             r.append(q)
             s.append(se)
+            dfs.append(df)
             nums[f"{fig} ε={eps:g} ratio"] = q
         out.append(Claim("hu2022", "S-2 (Anytime-Lazy-UCB heuristic)", s2, c2,
-                         threshold_verdict(r, s, 1 / HEURISTIC_FACTOR, HEURISTIC_FACTOR),
-                         f"ratio simulated / heuristic {min(r):.3g} .. {max(r):.3g}", nums))
+                         threshold_verdict(r, s, 1 / HEURISTIC_FACTOR, HEURISTIC_FACTOR, dfs),
+                         f"ratio simulated / heuristic {min(r):.3g} .. {max(r):.3g}", nums, CHECK))
     return out

@@ -3,14 +3,15 @@
 One row per (claim, reading). The default reading's row carries the verdict's robustness:
 
 - ``robust``: every reading gives the default's verdict;
-- ``depends``: some reading reaches the opposite definite verdict (``holds`` <-> ``fails``);
+- ``depends``: some reading reaches the opposite definite verdict (``holds`` <-> ``fails``), or the default is
+  ``inconclusive`` and the readings reach both ``holds`` and ``fails``;
 - ``unsettled``: no reading reaches the opposite verdict, but some differ by being (or by making the default
   look) inconclusive, e.g. because a reading was simulated with fewer runs;
 - ``no readings``: the paper has no alternative reading in this run.
 
 ``changed_by`` names each reading whose verdict differs, with that verdict. A per-paper diagnostic says
-which reading agrees with the most of the paper's empirical claims; it sits beside the default verdicts
-and never replaces them.
+which reading agrees with the most of the paper's empirical claims (sentences of the paper: not the
+structural, check or theory rows); it sits beside the default verdicts and never replaces them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._core import FAILS, HOLDS, INCONCLUSIVE, Claim
+from ._core import EMPIRICAL, FAILS, HOLDS, INCONCLUSIVE, Claim
 from .bound_check import theory
 
 DEFAULT = "default"
@@ -72,7 +73,7 @@ def with_robustness(df: pd.DataFrame) -> pd.DataFrame:
             label = "no readings"
         elif differ.empty:
             label = "robust"
-        elif (differ["verdict"] == OPPOSITE.get(verdict)).any():
+        elif OPPOSITE.get(verdict) in set(differ["verdict"]) or {HOLDS, FAILS} <= set(differ["verdict"]):
             label = "depends"
         else:
             label = "unsettled"
@@ -82,9 +83,8 @@ def with_robustness(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def empirical(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows of the papers' empirical claims (not the theory check, not structural checks)."""
-    kind = df["kind"] if "kind" in df else pd.Series("empirical", index=df.index)
-    return df[(kind == "empirical") & (df["claim_id"] != "theory")]
+    """Rows of the papers' empirical claims: sentences of a paper (not the structural, check or theory rows)."""
+    return df[df["kind"] == EMPIRICAL]
 
 
 def diagnostic(df: pd.DataFrame) -> pd.DataFrame:
@@ -134,8 +134,12 @@ def markdown(df: pd.DataFrame) -> str:
         f"{', '.join(f'{v}: {n}' for v, n in robust.items())}.",
         "",
         "`robust`: every reading gives the same verdict. `depends`: some reading reaches the opposite verdict "
-        "(holds <-> fails); the readings are named. `unsettled`: readings differ only through `inconclusive` "
-        "(e.g. fewer runs), never the opposite verdict.",
+        "(holds <-> fails), or the default is inconclusive and the readings reach both; the readings are named. "
+        "`unsettled`: readings differ only through `inconclusive` (e.g. fewer runs), never the opposite verdict.",
+        "",
+        "A difference counts when it lies beyond its Student-t interval: the critical value for the estimate's "
+        "degrees of freedom (runs - 1, Welch-Satterthwaite for two curves) at the one-sided tail of 2 normal "
+        "standard errors, so 2 s.e. with many runs and 3.3 s.e. with 4.",
         "",
         "## Default verdicts",
         "",
@@ -157,7 +161,8 @@ def markdown(df: pd.DataFrame) -> str:
                          for claim in grid.index))
     diag = diagnostic(df)
     lines += ["", "## Which reading agrees with the most claims (a diagnostic, not a verdict)", "",
-              "Counts of each paper's empirical claims per reading, best first. The default verdicts above "
+              "Counts of each paper's empirical claims (sentences of the paper; structural, check and theory rows "
+              "left out) per reading, best first. The default verdicts above "
               "stay the ledger's answer: a reading that agrees with more claims is a hint about how the paper's "
               "lost formula may have been meant, not evidence that the paper replicates.", ""]
     lines += _table(["paper", "reading", "claims", "hold", "fail", "inconclusive", "all hold"],

@@ -19,10 +19,12 @@ from ._core import (
     combine,
     elimination_time,
     flat_from,
+    halfwidth,
     load_tables,
     main_curves,
     near,
     ratio,
+    satterthwaite,
     slope_changes,
     text_variants,
     threshold_verdict,
@@ -30,8 +32,9 @@ from ._core import (
 
 SAJED_FIGS = tuple(f"fig{i:02d}" for i in range(1, 13))
 C1_FACTOR = 5.0
-# C-2: a curve's shape from its slope changes on t >= T/100 (see shape_of)
+# C-2: a curve's shape from its slope changes on t >= T/100 (see shape_of and curve_shape)
 LINEAR_MAX, SMOOTH_MIN, KINK_SHARE = 0.25, 0.5, 0.5
+SHAPES = ("kinked", "smooth", "neither", "uncertain")
 
 QUOTES = {
     "sajed2019": (
@@ -119,19 +122,19 @@ RATIO_READINGS = {
 }
 
 
-def _reading(worse: pd.DataFrame, better: pd.DataFrame, reading: str) -> tuple[float, float]:
+def _reading(worse: pd.DataFrame, better: pd.DataFrame, reading: str) -> tuple[float, float, float]:
     if reading == "area":
-        (a, sa), (b, sb) = area(worse), area(better)
+        (a, sa, da), (b, sb, db) = area(worse), area(better)
     else:
         t = worse.index.max() if reading == "final" else worse.index.max() / 10
         ra, rb = near(worse, t), near(better, t)
-        a, sa, b, sb = ra["mean"], ra["sem"], rb["mean"], rb["sem"]
-    return ratio(a, sa, b, sb)
+        a, sa, da, b, sb, db = ra["mean"], ra["sem"], ra["runs"] - 1, rb["mean"], rb["sem"], rb["runs"] - 1
+    return ratio(a, sa, b, sb, da, db)
 
 
 def ratio_table(results: str | Path, paper: str = "sajed2019", figures=SAJED_FIGS,
                 worse: str = "dp_ucb", better: str = "dp_se") -> pd.DataFrame:
-    """Regret ratio ``worse``/``better`` per (instance, epsilon) under each reading of C-1, ± s.e."""
+    """Regret ratio ``worse``/``better`` per (instance, epsilon) under each reading of C-1, ± s.e. (and its df)."""
     curves = text_variants(load_tables(results, paper, figures)[0])
     return _ratios(settings(curves), worse, better)
 
@@ -143,7 +146,7 @@ def _ratios(sets: dict, worse: str, better: str) -> pd.DataFrame:
             continue
         row = {"instance": key[0], "epsilon": key[1]}
         for reading in RATIO_READINGS:
-            row[reading], row[f"{reading} s.e."] = _reading(algs[worse], algs[better], reading)
+            row[reading], row[f"{reading} s.e."], row[f"{reading} df"] = _reading(algs[worse], algs[better], reading)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -156,7 +159,7 @@ def c1_claims(curves: pd.DataFrame, paper: str) -> list[Claim]:
     table = _ratios(sets, "dp_ucb", "dp_se")
     out = []
     for reading, what in RATIO_READINGS.items():
-        r, s = table[reading].to_numpy(), table[f"{reading} s.e."].to_numpy()
+        r, s, df = (table[f"{reading}{x}"].to_numpy() for x in ("", " s.e.", " df"))
         low = int(np.argmin(r))
         nums = {"settings": len(r), "min ratio": r[low], "min at": f"{table['instance'][low]}, "
                 f"ε={table['epsilon'][low]:g}", "median ratio": float(np.median(r)),
@@ -164,30 +167,32 @@ def c1_claims(curves: pd.DataFrame, paper: str) -> list[Claim]:
         out.append(Claim(
             paper, f"C-1 ({reading})", statement,
             f"ratio DP-UCB / DP-SE of mean regret {what} >= {C1_FACTOR:g} in every (instance, K, ε), beyond "
-            f"2 s.e. (delta method); 'fails' if some ratio is below {C1_FACTOR:g} beyond 2 s.e.",
-            threshold_verdict(r, s, low=C1_FACTOR), f"min / median ratio {r[low]:.3g} / {np.median(r):.3g} "
+            f"its t interval (delta-method s.e.); 'fails' if some ratio is below {C1_FACTOR:g} beyond it",
+            threshold_verdict(r, s, low=C1_FACTOR, df=df), f"min / median ratio {r[low]:.3g} / {np.median(r):.3g} "
             f"over {len(r)} settings", nums,
         ))
     diffs = []
     for algs in sets.values():
         if {"dp_se", "dp_ucb"} <= algs.keys():
             a, b = algs["dp_se"].iloc[-1], algs["dp_ucb"].iloc[-1]
-            diffs.append((a["mean"] - b["mean"], float(np.hypot(a["sem"], b["sem"]))))
-    d, s = np.array(diffs).T
-    nums = {"settings": d.size, "DP-SE better beyond 2 s.e.": int(np.sum(d < -2 * s)),
-            "DP-UCB better beyond 2 s.e.": int(np.sum(d > 2 * s))}
+            diffs.append((a["mean"] - b["mean"], float(np.hypot(a["sem"], b["sem"])),
+                          float(satterthwaite([a["sem"], b["sem"]], [a["runs"] - 1, b["runs"] - 1]))))
+    d, s, df = np.array(diffs).T
+    w = halfwidth(s, df)
+    nums = {"settings": d.size, "DP-SE better beyond its t interval": int(np.sum(d < -w)),
+            "DP-UCB better beyond its t interval": int(np.sum(d > w))}
     out.append(Claim(
         paper, "C-1 (better)", statement,
-        "weakest reading: DP-SE's mean regret at T below DP-UCB's in every setting, beyond 2 s.e.; 'fails' if "
-        "DP-UCB's is below beyond 2 s.e. in some setting",
-        combine(np.where(d > 2 * s, FAILS, np.where(d < -2 * s, HOLDS, INCONCLUSIVE))),
+        "weakest reading: DP-SE's mean regret at T below DP-UCB's in every setting, beyond the difference's t "
+        "interval (Welch); 'fails' if DP-UCB's is below beyond it in some setting",
+        combine(np.where(d > w, FAILS, np.where(d < -w, HOLDS, INCONCLUSIVE))),
         "settings won / lost by DP-SE at T", nums,
     ))
     return out
 
 
 def shape_of(changes: int, checkpoints: int, share: float) -> str:
-    """Shape of a mean curve from :func:`slope_changes` on t >= T/100.
+    """Shape of a mean curve from the slope changes counted on t >= T/100 (:func:`curve_shape`).
 
     ``straight``: no slope change; ``kinked`` (piece-wise linear): the slope changes at <= 25% of the
     checkpoints, or one change carries >= half of the slope's total variation; ``smooth``: it changes at
@@ -201,16 +206,37 @@ def shape_of(changes: int, checkpoints: int, share: float) -> str:
     return "smooth" if fraction >= SMOOTH_MIN else "neither"
 
 
+def _counted(size: np.ndarray, counts: np.ndarray) -> tuple[int, float]:
+    """(number of counted changes, largest counted change / their sum; nan if none)."""
+    big = size[counts]
+    return int(big.size), (float(big.max() / big.sum()) if big.sum() > 0 else float("nan"))
+
+
+def curve_shape(curve: pd.DataFrame, granularity: float, t_min: float) -> dict:
+    """Shape of a mean curve with its uncertainty across runs (:func:`dpbandits.claims._core.slope_changes`).
+
+    The shape (:func:`shape_of`) is read twice: counting only the slope changes beyond the tolerance by more
+    than their half-width ("sure"), and counting every change the noise cannot rule out ("possible"). It is
+    the common reading where both agree, ``uncertain`` where they differ.
+    """
+    size, tol, hw = slope_changes(curve, granularity, t_min)
+    sure, share = _counted(size, size - hw > tol)
+    possible, share_possible = _counted(size, size + hw > tol)
+    low, high = shape_of(sure, size.size, share), shape_of(possible, size.size, share_possible)
+    return {"slope changes": sure, "possible changes": possible, "checkpoints": size.size,
+            "fraction": sure / size.size if size.size else np.nan, "largest share": share,
+            "shape": low if low == high else "uncertain"}
+
+
 def shape_table(curves: pd.DataFrame) -> pd.DataFrame:
     """Per (instance, ε, algorithm): slope changes on t >= T/100, their share, shape, and where the curve is flat."""
     rows = []
     for key, algs in settings(curves).items():
         g = gap_sum(key[0])
         for alg, c in algs.items():
-            n, of, share = slope_changes(c, g, c.index.max() / 100)
-            rows.append({"instance": key[0], "epsilon": key[1], "algorithm": alg, "slope changes": n,
-                         "checkpoints": of, "fraction": n / of if of else np.nan, "largest share": share,
-                         "shape": shape_of(n, of, share), "flat from t": flat_from(c), "horizon": c.index.max()})
+            rows.append({"instance": key[0], "epsilon": key[1], "algorithm": alg,
+                         **curve_shape(c, g, c.index.max() / 100), "flat from t": flat_from(c),
+                         "horizon": c.index.max()})
     return pd.DataFrame(rows)
 
 
@@ -227,13 +253,12 @@ def _shape_claim(tab: pd.DataFrame, paper: str, alg: str, claim_id: str, want: s
                  criterion: str, statement: str) -> Claim:
     sub = tab[tab["algorithm"] == alg]
     seen = sub[sub["shape"] != "straight"]
-    names = {s: [_name((r.instance, r.epsilon)) for r in seen[seen["shape"] == s].itertuples()]
-             for s in ("kinked", "smooth", "neither")}
+    names = {s: [_name((r.instance, r.epsilon)) for r in seen[seen["shape"] == s].itertuples()] for s in SHAPES}
     verdict = combine([FAILS if s == against else (HOLDS if s == want else INCONCLUSIVE) for s in seen["shape"]])
     return Claim(
         paper, claim_id, statement, criterion, verdict,
         f"{len(names[want])} of {len(seen)} bending curves {want}; {against}: {_listed(names[against])}; neither: "
-        f"{_listed(names['neither'])}",
+        f"{_listed(names['neither'])}; uncertain: {_listed(names['uncertain'])}",
         {"settings": len(sub), "straight (excluded)": len(sub) - len(seen),
          **{s: len(v) for s, v in names.items()}, "median fraction": float(seen["fraction"].median()),
          "median largest-change share": float(seen["largest share"].median())},
@@ -249,7 +274,10 @@ def c2_claims(curves: pd.DataFrame, runs: pd.DataFrame, paper: str) -> list[Clai
                f"Σgaps (1/L1 + 1/L2); 'kinked' = changes at <= {LINEAR_MAX:.0%} of the checkpoints or one change "
                f"carrying >= {KINK_SHARE:.0%} of the slope's total variation, 'smooth' = changes at >= "
                f"{SMOOTH_MIN:.0%} with no such kink, 'neither' in between; straight curves (no change) are "
-               "excluded.")
+               "excluded. Uncertainty across runs: the shape is read counting only the changes beyond the "
+               "tolerance by more than their t interval (from the s.e. of the mean increments) and again counting "
+               "every change the interval cannot rule out; 'uncertain' where the two readings differ (counted like "
+               "'neither': inconclusive).")
     out = [
         _shape_claim(
             tab, paper, "dp_se", "C-2 (DP-SE piecewise linear)", "kinked", "smooth",

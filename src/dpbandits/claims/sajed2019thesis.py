@@ -14,9 +14,11 @@ from ._core import (
     Claim,
     combine,
     flat_from,
+    halfwidth,
     load_tables,
     mean_se,
     ratio,
+    satterthwaite,
     text_variants,
     threshold_verdict,
 )
@@ -33,13 +35,13 @@ NOT_LONG_AFTER, FASTER_BAND = 2.0, (2.5, 10.0)
 
 
 def duel_table(curves: pd.DataFrame) -> pd.DataFrame:
-    """Final mean regret ± s.e. of every algorithm per (instance, K, ε), one row per setting."""
+    """Final mean regret ± s.e. (and runs) of every algorithm per (instance, K, ε), one row per setting."""
     rows = []
     for key, algs in settings(curves).items():
         spec = instance_spec(key[0])
         row = {"instance": spec["name"], "K": spec.get("k"), "epsilon": key[1]}
         for alg, c in algs.items():
-            row[alg], row[f"{alg} s.e."] = c["mean"].iloc[-1], c["sem"].iloc[-1]
+            row[alg], row[f"{alg} s.e."], row[f"{alg} runs"] = c["mean"].iloc[-1], c["sem"].iloc[-1], c["runs"].iloc[-1]
             row[f"{alg} flat from"] = flat_from(c)
         row["horizon"] = max(c.index.max() for c in algs.values())
         rows.append(row)
@@ -52,10 +54,11 @@ def duels(results: str | Path) -> pd.DataFrame:
 
 
 def _wins(tab: pd.DataFrame, a: str, b: str) -> np.ndarray:
-    """+1 where ``a`` has lower final regret than ``b`` beyond 2 s.e., -1 where higher, 0 otherwise."""
-    d = tab[a] - tab[b]
-    se = np.hypot(tab[f"{a} s.e."], tab[f"{b} s.e."])
-    return np.where(d < -2 * se, 1, np.where(d > 2 * se, -1, 0))
+    """+1 where ``a`` has lower final regret than ``b`` beyond the t interval (Welch), -1 where higher, 0 otherwise."""
+    d = (tab[a] - tab[b]).to_numpy()
+    sa, sb = tab[f"{a} s.e."].to_numpy(), tab[f"{b} s.e."].to_numpy()
+    w = halfwidth(np.hypot(sa, sb), satterthwaite([sa, sb], [tab[f"{a} runs"] - 1, tab[f"{b} runs"] - 1]))
+    return np.where(d < -w, 1, np.where(d > w, -1, 0))
 
 
 def _where(tab: pd.DataFrame, mask) -> str:
@@ -73,8 +76,8 @@ def _duel(tab, a, b, mask, claim_id, statement, scope) -> Claim:
     w = _wins(sub, a, b)
     return Claim(
         "sajed2019thesis", claim_id, statement,
-        f"{LABELS[a]}'s mean regret at T below {LABELS[b]}'s beyond 2 s.e. in every {scope}; 'fails' if "
-        f"{LABELS[b]} is lower beyond 2 s.e. anywhere",
+        f"{LABELS[a]}'s mean regret at T below {LABELS[b]}'s beyond the t interval in every {scope}; 'fails' if "
+        f"{LABELS[b]} is lower beyond it anywhere",
         combine(np.where(w > 0, HOLDS, np.where(w < 0, FAILS, INCONCLUSIVE))),
         f"{LABELS[a]} wins / ties / loses; losses at: {_where(sub, w < 0)}", _count(w),
     )
@@ -93,7 +96,7 @@ def elimination_table(curves: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
         row = {"instance": spec["name"], "K": spec.get("k"), "epsilon": float(eps)}
         for alg in ("dp_se2", "dp_se2_modified"):
             a = g[g["algorithm"] == alg]
-            row[alg], row[f"{alg} s.e."] = mean_se(a["eliminated at"].fillna(a["horizon"]))
+            row[alg], row[f"{alg} s.e."], row[f"{alg} df"] = mean_se(a["eliminated at"].fillna(a["horizon"]))
             row[f"{alg} unfinished"], row[f"{alg} runs"] = int(a["eliminated at"].isna().sum()), len(a)
         rows.append(row)
     return pd.DataFrame(rows)
@@ -107,16 +110,17 @@ def _time_ratios(tab: pd.DataFrame, low: float, high: float) -> tuple[list[str],
     """
     verdicts, nums = [], {}
     for row in tab.to_dict("records"):
-        q, se = ratio(row["dp_se2"], row["dp_se2 s.e."], row["dp_se2_modified"], row["dp_se2_modified s.e."])
+        q, se, df = ratio(*(row[f"{alg}{x}"] for alg in ("dp_se2", "dp_se2_modified") for x in ("", " s.e.")),
+                          row["dp_se2 df"], row["dp_se2_modified df"])
         name = f"K={row['K']} ε={row['epsilon']:g}"
         if row["dp_se2_modified unfinished"] or not row["dp_se2_modified runs"]:
             verdicts.append(INCONCLUSIVE)
             nums[name] = "modified unfinished"
         elif row["dp_se2 unfinished"]:
-            verdicts.append(FAILS if q - 2 * se > high else INCONCLUSIVE)
+            verdicts.append(FAILS if q - halfwidth(se, df) > high else INCONCLUSIVE)
             nums[name] = f">= {q:.3g}"
         else:
-            verdicts.append(threshold_verdict(q, se, low, high))
+            verdicts.append(threshold_verdict(q, se, low, high, df))
             nums[name] = f"{q:.3g} ± {se:.2g}"
     return verdicts, nums
 
@@ -143,8 +147,8 @@ def c3_claims(tab: pd.DataFrame, times: pd.DataFrame) -> list[Claim]:
         "sajed2019thesis", "C-3 (DP-SE vs modified, most)",
         _q("... in all cases DP-SE outperforms DP-SE 2 and most of the times it shows improvements over modified "
            "DP-SE 2"),
-        "DP-SE's mean regret at T below modified DP-SE 2's beyond 2 s.e. in more than half of the settings; "
-        "'fails' if modified DP-SE 2 is lower beyond 2 s.e. in at least half",
+        "DP-SE's mean regret at T below modified DP-SE 2's beyond the t interval in more than half of the settings; "
+        "'fails' if modified DP-SE 2 is lower beyond the t interval in at least half",
         HOLDS if np.sum(w > 0) > w.size / 2 else (FAILS if np.sum(w < 0) >= w.size / 2 else INCONCLUSIVE),
         f"DP-SE wins / ties / loses; losses at: {_where(tab, w < 0)}", _count(w),
     ))
@@ -159,9 +163,11 @@ def c3_claims(tab: pd.DataFrame, times: pd.DataFrame) -> list[Claim]:
            "baseline when either ε is small (<= 0.25 in our experiments) or for large values of K (see Figure A.1 "
            "and A.5). In other words, the conditions for which DP-UCB is better than DP-SE 2 are when ε is fairly "
            "large, the number of arms is moderate, and all arms have identical and fairly small gaps"),
-        "C1: DP-SE 2 below DP-UCB at T beyond 2 s.e. in every setting with ε <= 0.25 or K = 20 (the grid's large "
-        "K), and DP-UCB below DP-SE 2 beyond 2 s.e. in at least one setting with ε > 0.25 and K < 20; 'fails' if "
-        "DP-UCB is lower beyond 2 s.e. in a small-ε or K = 20 setting, or DP-SE 2 in every other one",
+        "C1: DP-SE 2 below DP-UCB at T beyond the t interval in every setting with ε <= 0.25 or K = 20 (the "
+        "grid's large "
+        "K), and DP-UCB below DP-SE 2 beyond the t interval in at least one setting with ε > 0.25 and K < 20; "
+        "'fails' if "
+        "DP-UCB is lower beyond the t interval in a small-ε or K = 20 setting, or DP-SE 2 in every other one",
         HOLDS if ok else (FAILS if np.any(w_easy < 0) or (w_hard.size and np.all(w_hard > 0)) else INCONCLUSIVE),
         f"DP-UCB wins at: {_where(tab[hard], w_hard < 0)}; DP-SE 2 loses in the small-ε / K = 20 cases at: "
         f"{_where(tab[easy], w_easy < 0)}",
@@ -174,21 +180,22 @@ def c3_claims(tab: pd.DataFrame, times: pd.DataFrame) -> list[Claim]:
         "sajed2019thesis", "C-3 (C4, large ε)",
         _q("The setting C4 further adds mounting evidence that naive DP-SE 2 can be outperformed by DP-UCB for small "
            "suboptimality gaps and large values of ε (see Figure A.4 and A.8)"),
-        "DP-UCB below DP-SE 2 at T beyond 2 s.e. in at least one C4 setting with ε > 0.25; 'fails' if DP-SE 2 "
-        "is lower beyond 2 s.e. in all of them",
+        "DP-UCB below DP-SE 2 at T beyond the t interval in at least one C4 setting with ε > 0.25; 'fails' if DP-SE 2 "
+        "is lower beyond the t interval in all of them",
         HOLDS if np.any(w4 < 0) else (FAILS if w4.size and np.all(w4 > 0) else INCONCLUSIVE),
         f"DP-UCB wins at: {_where(tab[c4], w4 < 0)}", _count(w4, "DP-SE 2 wins", "DP-UCB wins"),
     ))
     timing = ("elimination time = mean over runs of the step after which a run pulls only one arm (from its final "
-              "pull counts), ± s.e.; ratio standard / modified with its delta-method s.e.")
+              "pull counts), ± s.e.; ratio standard / modified with its delta-method s.e. and Satterthwaite df")
     verdicts, nums = _time_ratios(times[times["instance"] == "C2"], 0.0, NOT_LONG_AFTER)
     out.append(Claim(
         "sajed2019thesis", "C-3 (C2, not long after)",
         _q("comparing the curves for DP-SE 2 and the modified DP-SE 2 in Figure A.2, we see that standard DP-SE 2 "
            "eliminates all suboptimal arms not long after the modified DP-SE 2 eliminates all suboptimal arms"),
-        f"C2, every setting: {timing} <= {NOT_LONG_AFTER:g} beyond 2 s.e. The thesis contrasts this with C1's "
+        f"C2, every setting: {timing} <= {NOT_LONG_AFTER:g} beyond the t interval. The thesis contrasts this with C1's "
         "'drastic' 5-fold difference, and DP-SE 2 checks for halting at rounds r = 2^l, so 'not long after' is read "
-        f"as at most one doubling later. 'Fails' if a ratio exceeds {NOT_LONG_AFTER:g} beyond 2 s.e. (a standard run "
+        f"as at most one doubling later. 'Fails' if a ratio exceeds {NOT_LONG_AFTER:g} beyond the t interval "
+        "(a standard run "
         "unfinished at T counts as T: a lower bound); a setting with an unfinished modified run is inconclusive",
         combine(verdicts), "standard / modified elimination time per C2 setting", nums,
     ))
@@ -202,9 +209,11 @@ def c3_claims(tab: pd.DataFrame, times: pd.DataFrame) -> list[Claim]:
            "happens to eliminate all suboptimal arms in (roughly) 1/5 of the time it takes the standard DP-SE 2 "
            "algorithm to eliminate all arms"),
         f"C1 with ε > {SMALL_EPS:g} (the thesis's 'small' ε, where the Hoeffding bound need not dominate, excluded): "
-        f"{timing} inside [{FASTER_BAND[0]:g}, {FASTER_BAND[1]:g}] beyond 2 s.e. in every setting: 'roughly' 5, "
+        f"{timing} inside [{FASTER_BAND[0]:g}, {FASTER_BAND[1]:g}] beyond the t interval in every setting: "
+        "'roughly' 5, "
         "within a factor 2 because halting happens at power-of-two rounds. 'Fails' if some ratio lies outside "
-        "beyond 2 s.e. (a standard run unfinished at T counts as T: the ratio is then a lower bound); a setting "
+        "beyond the t interval (a standard run unfinished at T counts as T: the ratio is then a lower bound); "
+        "a setting "
         "with an unfinished modified run is inconclusive",
         combine(verdicts), "standard / modified elimination time per C1 setting", nums,
     ))
