@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, Audit, Param, register
+from ..registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._gamma import beta
 from ._generator import argmax_ties
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
@@ -114,6 +114,8 @@ register(
         private=True,
         reference="dpbandits.reference.hu:LazyDPTS",
         audit=AUDIT,
+        contract=Contract(bernoulli=Setting((0.9,) + (0.1,) * 9, 300, 4.0),
+                          deterministic=Setting((1.0,) + (0.0,) * 9, 300, 4.0)),
         run=run,
         params={
             "tie_break": TIE_BREAK,
