@@ -33,7 +33,7 @@ from _stats import same_counts, same_paths
 
 import dpbandits
 from dpbandits import ALGORITHMS, audit, reference, sources
-from dpbandits.registry import Contract, OptionalProbability, Param
+from dpbandits.registry import Contract, OptionalProbability, Param, Setting
 
 REGRET = [n for n, a in ALGORITHMS.items() if a.kind == "regret"]
 BAI = [n for n, a in ALGORITHMS.items() if a.kind == "bai"]
@@ -225,6 +225,24 @@ def test_bai_bad_arguments_are_named(name):
         assert "\n" not in str(err.value), err.value
     with pytest.raises(ValueError, match=r"unknown parameter.*colour"):
         dpbandits.simulate_bai(**base, colour=1)
+
+
+def test_noise_factor_and_contract_settings_refuse_bad_values():
+    for value in (0, -1.0, float("nan"), "0.5", True):
+        with pytest.raises(ValueError, match="noise_factor") as err:
+            reference.simulate("dp_ucb_int", MEANS, 50, 1.0, 2, 0, noise_factor=value)
+        assert "\n" not in str(err.value), err.value
+    bad = {
+        "means": lambda: Setting((0.5, 2.0), 10, 1.0),
+        "horizon": lambda: Setting((0.5, 0.2), 1, 1.0),
+        "epsilon": lambda: Setting((0.5, 0.2), 10, -1.0),
+        "deterministic means": lambda: Contract(deterministic=Setting((0.5, 0.0), 10, 1.0)),
+        "bernoulli": lambda: Contract(bernoulli=(0.5, 0.2)),
+        "runs": lambda: Contract(runs=1),
+    }
+    for what, make in bad.items():
+        with pytest.raises(ValueError, match=what):
+            make()
 
 
 @pytest.mark.parametrize(("name", "key"), PARAMS, ids=[f"{n}-{k}" for n, k in PARAMS])
