@@ -20,3 +20,11 @@ def same_counts(a, b, alpha=ALPHA):
     a, b = np.asarray(a), np.asarray(b)
     k = a.shape[1]
     return all(stats.ks_2samp(a[:, i], b[:, i]).pvalue > alpha / k for i in range(k))
+
+
+def same_paths(a, b, alpha=ALPHA):
+    """Per-checkpoint two-sample KS tests of regret paths (rows = runs, columns = checkpoints), Bonferroni over
+    checkpoints: True if none rejects. The path sees *when* decisions happen, which the final value may not."""
+    a, b = np.asarray(a), np.asarray(b)
+    c = a.shape[1]
+    return all(same_distribution(a[:, j], b[:, j], alpha / c) for j in range(c))

@@ -6,7 +6,11 @@ A new algorithm is checked by these tests as soon as it registers; none of its p
   so its run is its own reference (the registry refuses BAI twins);
 - fast kernel and twin agree: pull for pull on the twin's recorded draws where the algorithm declares
   ``Algorithm.replay``, and in distribution (final regret and per-arm pulls) at the default parameters, under
-  every alternative reading of its axes, and with deterministic rewards, where the noise alone decides;
+  every alternative reading of its axes, and with deterministic rewards, where the noise alone decides; the
+  instances are the algorithm's ``Algorithm.contract`` settings;
+- each distribution case of a private algorithm has power: its runs vary, and the same comparison with the
+  twin at half its noise scale (a 2 epsilon-DP twin) must reject, so a case that cannot see a mis-scaled
+  noise fails by name instead of passing;
 - bad input raises a one-line ``ValueError`` naming the argument or the parameter;
 - a private algorithm passes the privacy audit, its under-noised control is flagged unless its audit plan
   states why it cannot be (``Audit.control``), and (built-in algorithms) a noise-halving mutant of its fast
@@ -25,11 +29,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from _draws import recorded_reference
-from _stats import same_counts, same_distribution
+from _stats import same_counts, same_paths
 
 import dpbandits
 from dpbandits import ALGORITHMS, audit, reference, sources
-from dpbandits.registry import OptionalProbability, Param
+from dpbandits.registry import Contract, OptionalProbability, Param, Setting
 
 REGRET = [n for n, a in ALGORITHMS.items() if a.kind == "regret"]
 BAI = [n for n, a in ALGORITHMS.items() if a.kind == "bai"]
@@ -73,30 +77,71 @@ def test_bai_algorithm_is_plain_numpy(name):
     assert not compiled, f"{name}: compiled code without a reference twin: {compiled}"
 
 
+HALF = 0.5  # the power control's noise factor: a twin whose noise scales are halved is 2 epsilon-DP
+
+
+CHECKPOINTS = 8  # regret is compared at this many checkpoints, geometric from K + 1 to T
+
+
+def checkpoints(setting) -> np.ndarray:
+    """int64[<= CHECKPOINTS]: where the contract compares regret paths at ``setting``."""
+    k = len(setting.means)
+    return np.unique(np.geomspace(k + 1, setting.horizon, CHECKPOINTS).astype(np.int64))
+
+
+def agree(fast, ref) -> bool:
+    """Regret paths and per-arm pulls of two simulation results pass the two-sample tests of ``_stats``.
+
+    Regret is rounded because the engines sum the same gaps in different orders, and KS must see one atom,
+    not two floats 1e-13 apart.
+    """
+    return same_paths(np.round(fast.regret, 6), np.round(ref.regret, 6)) and same_counts(fast.pulls, ref.pulls)
+
+
+def check_against_twin(name: str, case: str, setting, params: dict, seed: int) -> None:
+    """Fast kernel and twin sample the same distribution at ``setting``; for a private algorithm, the runs vary
+    and the twin with its noise scales halved samples another one (the power control of the comparison)."""
+    alg = ALGORITHMS[name]
+    contract = alg.contract
+    args = (name, setting.means, setting.horizon, setting.epsilon)
+    params = {**contract.params, "checkpoints": checkpoints(setting), **params}
+    fast = dpbandits.simulate(*args, runs=contract.fast_runs, seed=seed, **params)
+    ref = reference.simulate(*args, runs=contract.runs, seed=seed + 1, **params)
+    assert agree(fast, ref), f"{case}: the fast kernel and its twin sample different distributions"
+    if not alg.private:
+        return
+    assert np.unique(fast.pulls, axis=0).shape[0] > 1, (
+        f"{case}: every run pulls the arms alike, so the noise decides nothing here (Algorithm.contract)")
+    half = reference.simulate(*args, runs=contract.runs, seed=seed + 2, noise_factor=HALF, **params)
+    assert not agree(fast, half), (
+        f"{case}: this setting cannot see a halved noise scale (the fast kernel also matches its twin at half "
+        f"the noise); give {name} Algorithm.contract settings where its noise decides what it does")
+
+
 REGRET_READINGS = [(name, p) for name in REGRET for p in readings(name)]
 
 
 @pytest.mark.parametrize(("name", "params"), REGRET_READINGS, ids=_ids(REGRET_READINGS))
 def test_fast_kernel_and_twin_sample_the_same_distribution(name, params):
-    # independent seeds per engine; regret is rounded because the engines sum the same gaps in different
-    # orders, and KS must see one atom, not two floats 1e-13 apart
-    horizon, runs = 400, 300
-    fast = dpbandits.simulate(name, MEANS, horizon, 2.0, runs=runs, seed=1, **params)
-    ref = reference.simulate(name, MEANS, horizon, 2.0, runs=runs, seed=2, **params)
-    assert same_distribution(np.round(fast.regret[:, -1], 6), np.round(ref.regret[:, -1], 6))
-    assert same_counts(fast.pulls, ref.pulls)
+    # independent seeds per engine, at the algorithm's Bernoulli contract setting
+    case = _ids([(name, params)])[0]
+    check_against_twin(name, case, ALGORITHMS[name].contract.bernoulli, params, seed=1)
 
 
 @pytest.mark.parametrize("name", REGRET)
 def test_with_deterministic_rewards_the_noise_alone_decides(name):
-    # rewards 1 and 0 every time: the pulls are decided by the algorithm's own noise (and tie picks) alone, at
-    # an epsilon where the noise is large, so a kernel whose noise scale is off (e.g. halved: a 2 epsilon-DP
-    # kernel) samples another distribution than its twin
-    means, horizon, runs, eps = np.array([1.0, 0.0, 0.0]), 300, 300, 0.1
-    fast = dpbandits.simulate(name, means, horizon, eps, runs=runs, seed=3)
-    ref = reference.simulate(name, means, horizon, eps, runs=runs, seed=4)
-    assert same_distribution(np.round(fast.regret[:, -1], 6), np.round(ref.regret[:, -1], 6))
-    assert same_counts(fast.pulls, ref.pulls)
+    # rewards 0 or 1 every time: the pulls are decided by the algorithm's own noise (and tie picks) alone
+    setting = ALGORITHMS[name].contract.deterministic
+    if setting is not None:
+        check_against_twin(name, f"{name}-deterministic", setting, {}, seed=3)
+        return
+    # declared: with fixed rewards the noise decides nothing, so every run of either engine pulls alike
+    setting, params = Contract.DETERMINISTIC, ALGORITHMS[name].contract.params
+    args = (name, setting.means, setting.horizon, setting.epsilon)
+    fast = dpbandits.simulate(*args, runs=50, seed=3, **params)
+    ref = reference.simulate(*args, runs=10, seed=4, **params)
+    pulls = np.vstack([fast.pulls, ref.pulls])
+    assert (pulls == pulls[0]).all(), f"{name}: its runs vary with fixed rewards (give it Contract.deterministic)"
 
 
 REPLAYED = [(name, p) for name in REGRET if ALGORITHMS[name].replay is not None for p in readings(name)]
@@ -180,6 +225,24 @@ def test_bai_bad_arguments_are_named(name):
         assert "\n" not in str(err.value), err.value
     with pytest.raises(ValueError, match=r"unknown parameter.*colour"):
         dpbandits.simulate_bai(**base, colour=1)
+
+
+def test_noise_factor_and_contract_settings_refuse_bad_values():
+    for value in (0, -1.0, float("nan"), "0.5", True):
+        with pytest.raises(ValueError, match="noise_factor") as err:
+            reference.simulate("dp_ucb_int", MEANS, 50, 1.0, 2, 0, noise_factor=value)
+        assert "\n" not in str(err.value), err.value
+    bad = {
+        "means": lambda: Setting((0.5, 2.0), 10, 1.0),
+        "horizon": lambda: Setting((0.5, 0.2), 1, 1.0),
+        "epsilon": lambda: Setting((0.5, 0.2), 10, -1.0),
+        "deterministic means": lambda: Contract(deterministic=Setting((0.5, 0.0), 10, 1.0)),
+        "bernoulli": lambda: Contract(bernoulli=(0.5, 0.2)),
+        "runs": lambda: Contract(runs=1),
+    }
+    for what, make in bad.items():
+        with pytest.raises(ValueError, match=what):
+            make()
 
 
 @pytest.mark.parametrize(("name", "key"), PARAMS, ids=[f"{n}-{k}" for n, k in PARAMS])

@@ -13,7 +13,7 @@ from dpbandits.bandits._params import resolve_beta
 from dpbandits.bandits.dp_se import epoch_schedule
 from dpbandits.plugins import per_step
 from dpbandits.reference.sajed import DPSE
-from dpbandits.registry import Algorithm, Audit
+from dpbandits.registry import Algorithm, Audit, Contract, Setting
 
 
 class HalvingDPSE(DPSE):
@@ -35,5 +35,9 @@ ALGORITHM = Algorithm(
     name="dpse_halving", kind="regret", label="DP-SE (half epochs)", private=True,
     run=per_step(HalvingDPSE), reference=HalvingDPSE, params=dict(ALGORITHMS["dp_se"].params),
     audit=Audit(params={"beta": 0.9}, plan=audit_plan), needs_horizon=True, cost_ns=2000,
+    # the contract's instance: the first elimination (after 195 rounds at beta = 0.9) of a 0.5 gap is decided
+    # by the release noise; with rewards 0 or 1 the noise decides nothing
+    contract=Contract(bernoulli=Setting((1.0, 0.5), 500, 0.09), deterministic=None, params={"beta": 0.9},
+                      runs=2000, fast_runs=4000),
     doc="DP-SE (Sajed & Sheffet 2019, Algorithm 3) with epochs of R_e / 2 rounds.",
 )

@@ -13,11 +13,11 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from numbers import Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from .validation import brief, check_integer, check_real
+from .validation import brief, check_epsilon, check_horizon, check_integer, check_means, check_real
 
 _PATH = re.compile(r"[\w.]+:\w+")  # dotted path of an object, "package.module:name"
 _NAME = re.compile(r"[a-z][a-z0-9_]*")  # algorithm names; the pipeline's `algorithm` wildcard is [a-z0-9_]+
@@ -119,6 +119,56 @@ class Audit:
 
 
 @dataclass(frozen=True)
+class Setting:
+    """One instance of the contract's distribution cases: Bernoulli ``means`` (float[K]), ``horizon`` T in pulls
+    and ``epsilon``."""
+
+    means: tuple
+    horizon: int
+    epsilon: float
+
+    def __post_init__(self):
+        means = check_means(self.means)
+        object.__setattr__(self, "means", tuple(means.tolist()))
+        object.__setattr__(self, "horizon", check_horizon(self.horizon, means.size))
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+
+
+@dataclass(frozen=True)
+class Contract:
+    """Where ``tests/test_contract.py`` compares a regret algorithm's fast kernel with its twin.
+
+    ``bernoulli`` hosts the default and every reading, ``deterministic`` (means 0 or 1: the rewards are fixed,
+    so only the algorithm's own noise and tie picks vary) the deterministic-reward case; ``params`` are set in
+    every case (e.g. a ``beta`` that ends DP-SE's first epoch early). A private algorithm's settings must let
+    its noise decide what it does (past its first epoch or elimination check): the contract checks that its
+    runs vary and that its twin with every noise scale halved samples another distribution.
+    ``deterministic=None`` declares that with rewards 0 or 1 the noise decides nothing (DP-SE: a gap of 1
+    clears every elimination threshold), which the contract checks at ``DETERMINISTIC``. ``runs`` twin runs
+    per case; the fast kernel runs ``fast_runs`` (it is cheap, and more runs sharpen every comparison).
+    """
+
+    DETERMINISTIC: ClassVar[Setting] = Setting((1.0, 0.0, 0.0), 300, 0.1)
+
+    bernoulli: Setting = Setting((0.7, 0.5, 0.45), 400, 2.0)
+    deterministic: Setting | None = DETERMINISTIC
+    params: dict = field(default_factory=dict)
+    runs: int = 300
+    fast_runs: int = 1500
+
+    def __post_init__(self):
+        if not isinstance(self.bernoulli, Setting):
+            raise ValueError(f"contract bernoulli must be a Setting, got {brief(self.bernoulli)}")
+        if self.deterministic is not None:
+            if not isinstance(self.deterministic, Setting):
+                raise ValueError(f"contract deterministic must be a Setting or None, got {brief(self.deterministic)}")
+            if not set(self.deterministic.means) <= {0.0, 1.0}:
+                raise ValueError(f"contract deterministic means must be 0 or 1, got {list(self.deterministic.means)}")
+        for what in ("runs", "fast_runs"):
+            check_integer(f"contract {what}", getattr(self, what), low=2)
+
+
+@dataclass(frozen=True)
 class Bound:
     """A paper's regret upper bound: ``formula(means, t int[C], epsilon, params, horizon) -> float64[C]``.
 
@@ -163,7 +213,9 @@ class Algorithm:
     params, u, eta, picks) -> (regret[C], pulls[K], reward_sum)`` with the reward uniforms ``u`` (the horizon
     is ``u.size``), the standard Laplace values ``eta`` and the tie picks (0-based among the maximisers) in
     the order the twin drew them, or its dotted path: an algorithm that declares it must reproduce its twin
-    pull for pull on the twin's own draws (``tests/test_contract.py``).
+    pull for pull on the twin's own draws (``tests/test_contract.py``); ``contract`` (regret), the settings of
+    the contract's distribution cases (:class:`Contract`; the default suits algorithms whose noise acts from
+    the first pulls).
     """
 
     name: str
@@ -182,6 +234,7 @@ class Algorithm:
     audit: Audit = field(default_factory=Audit)
     bound: Bound | None = None  # regret only: the paper's regret bound with explicit constants
     replay: Callable | str | None = None  # regret only: the kernel's loop on the twin's draws, or its path
+    contract: Contract = field(default_factory=Contract)  # regret only: where the contract compares fast and twin
 
     def __post_init__(self):
         def fail(message):
@@ -214,6 +267,10 @@ class Algorithm:
         regret_only = (self.reference, self.bound, self.collapsed, self.replay)
         if self.kind == "bai" and regret_only != (None, None, False, None):
             fail("reference, bound, collapsed and replay are for regret algorithms (BAI is audited through its run)")
+        if not isinstance(self.contract, Contract):
+            fail(f"contract must be a Contract, got a {type(self.contract).__name__}")
+        if self.kind == "regret":
+            self.resolve(self.contract.params)  # a contract parameter must be one of the algorithm's
         if self.replay is not None and not (callable(self.replay) or _PATH.fullmatch(str(self.replay))):
             fail(f"replay {self.replay!r} must be callable or look like 'package.module:function'")
         if isinstance(self.reference, str):

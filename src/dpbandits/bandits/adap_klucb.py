@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..klucb import klucb_upper
-from ..registry import Algorithm, Audit, Param, register
+from ..registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._generator import argmax_ties, bernoulli
 from ._params import TIE_BREAK
 from ._regret import fill_linear, record
@@ -99,6 +99,11 @@ register(
         reference="dpbandits.reference.hu:AdaPKLUCB",
         collapsed=True,
         audit=AUDIT,
+        # ten arms: the noisy releases of the first episodes (n = 1, 2, ...) decide which arm leads; the
+        # KL-UCB bonus dwarfs the noise in the papers' settings
+        contract=Contract(bernoulli=Setting((1.0, 0.1) + (0.0,) * 8, 1000, 16.0),
+                          deterministic=Setting((1.0,) + (0.0,) * 9, 1000, 8.0),
+                          runs=600, fast_runs=3000),
         run=run,
         params={
             "tie_break": TIE_BREAK,

@@ -22,7 +22,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, register
+from ..registry import Algorithm, Contract, Setting, register
 from ._generator import argmax_ties
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
 from ._params import TIE_BREAK
@@ -137,6 +137,9 @@ register(
         collapsed=True,
         run=run,
         params={"tie_break": TIE_BREAK},
+        # ten arms: the noisy first releases decide which arm leads (bonuses dwarf the noise otherwise)
+        contract=Contract(bernoulli=Setting((0.9,) + (0.1,) * 9, 1000, 1.0),
+                          deterministic=Setting((1.0,) + (0.0,) * 9, 1000, 1.0)),
         cost_ns=1,
         doc="Hu, Huang, Mehta & Hegde (arXiv 2102.07929 v3) Algorithm 1; epsilon-DP, anytime.",
     )

@@ -30,7 +30,7 @@ from numba import njit
 
 from ..audit_tables import DEFAULT_HORIZON, threshold_candidates
 from ..mechanisms import laplace_scale
-from ..registry import ALGORITHMS, Algorithm, Audit, OptionalProbability, Param, register
+from ..registry import ALGORITHMS, Algorithm, Audit, Contract, OptionalProbability, Param, Setting, register
 from ..stopping import svt_scales
 from ._params import resolve_beta
 from ._regret import fill_linear, fill_round_robin, finish_round_robin
@@ -192,6 +192,16 @@ _DOCS = {
     "dp_se2_modified": "Sajed (2019 MSc thesis) Algorithm 10 with the halting test of Appendix A.2.",
 }
 
+# Where the sparse vector decides the halting round (and, with a middle arm, the histogram the elimination):
+# P(halting a round earlier) moves by 0.1-0.2 at half the noise.
+_CONTRACTS = {
+    "dp_se2": Contract(bernoulli=Setting((1.0, 0.1), 4200, 0.45), deterministic=Setting((1.0, 0.0), 2148, 2.33),
+                       params={"beta": 0.9}, runs=1000, fast_runs=5000),
+    "dp_se2_modified": Contract(bernoulli=Setting((1.0, 0.72, 0.0), 3200, 0.2),
+                                deterministic=Setting((1.0, 0.0), 1124, 0.3), params={"beta": 0.9}, runs=1000,
+                                fast_runs=5000),
+}
+
 for _name, _label in (("dp_se2", "DP-SE 2"), ("dp_se2_modified", "modified DP-SE 2")):
     register(
         Algorithm(
@@ -202,6 +212,7 @@ for _name, _label in (("dp_se2", "DP-SE 2"), ("dp_se2_modified", "modified DP-SE
             reference=_REFERENCES[_name],
             collapsed=True,
             audit=Audit(params={"beta": 0.9}, plan=_audit_plan(_name)),
+            contract=_CONTRACTS[_name],
             run=partial(run, variant=_name),
             params=PARAMS,
             needs_horizon=True,

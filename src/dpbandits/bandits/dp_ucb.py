@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from ..mechanisms import tree_levels
-from ..registry import Algorithm, OptionalProbability, Param, register
+from ..registry import Algorithm, Contract, OptionalProbability, Param, Setting, register
 from ._argmax import first_max, fma, lead_chunk, padded_index
 from ._counters import tree_noise_step
 from ._draws import critical_chunks, fill_draws, fill_sqrt_log
@@ -311,6 +311,8 @@ register(
         reference="dpbandits.reference.sajed:DPUCB",
         run=run,
         replay=replay,
+        contract=Contract(bernoulli=Setting((0.9, 0.5), 400, 1.0), deterministic=Setting((1.0, 1.0, 0.0), 300, 1.0),
+                          runs=600, fast_runs=3000),
         run_batch=run_batch,
         params={
             "beta": OptionalProbability(

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
-from ..registry import Algorithm, Bound, Param, register
+from ..registry import Algorithm, Bound, Contract, Param, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import hybrid_noise_step
 from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
@@ -156,6 +156,8 @@ register(
         bound=Bound("Thm 3.2", "dpbandits.theory:dp_ucb_bound_thm32"),
         run=run,
         replay=dp_ucb_bound_on_draws,
+        contract=Contract(bernoulli=Setting((0.7, 0.5, 0.45), 400, 0.5),
+                          deterministic=Setting((1.0, 0.0, 0.0, 0.0, 0.0), 300, 16.0), runs=600, fast_runs=3000),
         params={
             "tie_break": TIE_BREAK,
             "hybrid_split": HYBRID_SPLIT,

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, Audit, Bound, Param, register
+from ..registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
 from ._argmax import best_arm, padded_index, resolve_tie
 from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
 from ._params import TIE_BREAK
@@ -165,6 +165,8 @@ register(
         bound=Bound("Thm 3.5", "dpbandits.theory:dp_ucb_int_thm35"),
         run=run,
         replay=dp_ucb_int_on_draws,
+        contract=Contract(bernoulli=Setting((0.7, 0.5, 0.45), 400, 0.5),
+                          deterministic=Setting((1.0, 0.0, 0.0), 300, 4.0)),
         params={
             "tie_break": TIE_BREAK,
             "delta": Param(math.exp(-10), low=0.0, doc="target delta of (epsilon, delta)-DP"),

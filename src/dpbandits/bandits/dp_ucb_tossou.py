@@ -18,7 +18,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, Bound, register
+from ..registry import Algorithm, Bound, Contract, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import hybrid_noise_step
 from ._draws import critical_chunks, fill_laplace, fill_sqrt_log, fill_uniforms
@@ -109,6 +109,7 @@ register(
         bound=Bound("Thm 3.3", "dpbandits.theory:dp_ucb_tossou_thm33"),
         run=run,
         replay=dp_ucb_tossou_on_draws,
+        contract=Contract(deterministic=Setting((1.0, 0.0, 0.0), 300, 2.0)),
         params={"tie_break": TIE_BREAK, "hybrid_split": HYBRID_SPLIT},
         cost_ns=400,
         doc="Tossou & Dimitrakakis (2016) Algorithm 2.",

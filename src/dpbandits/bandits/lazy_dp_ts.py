@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..registry import Algorithm, Audit, Param, register
+from ..registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._gamma import beta
 from ._generator import argmax_ties
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
@@ -114,6 +114,10 @@ register(
         private=True,
         reference="dpbandits.reference.hu:LazyDPTS",
         audit=AUDIT,
+        # ten arms: the noisy releases of the first epochs decide which arm leads; the power to see a halved
+        # noise is narrow in the bonus scale 3 log t / eps (the bonus_log readings move it), hence the runs
+        contract=Contract(bernoulli=Setting((1.0, 0.1) + (0.0,) * 8, 300, 4.0),
+                          deterministic=Setting((1.0,) + (0.0,) * 9, 300, 4.0), runs=1500, fast_runs=7500),
         run=run,
         params={
             "tie_break": TIE_BREAK,

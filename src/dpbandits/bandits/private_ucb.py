@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from ..mechanisms import tree_bits
-from ..registry import Algorithm, Param, register
+from ..registry import Algorithm, Contract, Param, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import tree_noise_step
 from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
@@ -139,6 +139,8 @@ register(
         reference="dpbandits.reference.tossou:PrivateUCB",
         run=run,
         replay=private_ucb_on_draws,
+        contract=Contract(bernoulli=Setting((0.7, 0.5, 0.45), 400, 0.5),
+                          deterministic=Setting((1.0, 0.0, 0.0), 300, 4.0), runs=600, fast_runs=3000),
         params={
             "tie_break": TIE_BREAK,
             "tree_eps": Param("eps/K", ("eps/K", "eps"), readings=TREE_EPS_READINGS,

@@ -3,22 +3,33 @@
 Each policy follows its paper's pseudocode literally: ``select(t)`` returns the arm pulled at step
 t (1-based), then the runner draws the Bernoulli reward and calls ``update(arm, reward)``. An
 algorithm names its twin in ``Algorithm.reference`` (:mod:`dpbandits.registry`).
-``simulate`` has the same signature and seeding as :func:`dpbandits.simulate`.
+``simulate`` has the same signature and seeding as :func:`dpbandits.simulate`, plus ``noise_factor``, which
+multiplies the twin's noise scales (a halved scale: a 2 epsilon-DP twin, the contract's power control).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..audit import ScaledNoise
 from ..seeding import run_generator
 from ..simulate import SimulationResult, prepare, versions
+from ..validation import check_real
 from ._policy import argmax_ties
 
 __all__ = ["argmax_ties", "simulate"]
 
 
-def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, **params):
-    """Reference twin of :func:`dpbandits.simulate` (same arguments, same result type)."""
+def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, noise_factor=1.0,
+             **params):
+    """Reference twin of :func:`dpbandits.simulate` (same arguments, same result type).
+
+    ``noise_factor`` (> 0) multiplies the scale of every noise draw of the twin (the Generator methods named
+    by ``Algorithm.audit.noise``, through :class:`dpbandits.audit.ScaledNoise`); rewards are drawn unscaled.
+    """
+    noise_factor = check_real("noise_factor", noise_factor)
+    if not noise_factor > 0:
+        raise ValueError(f"noise_factor must be > 0, got noise_factor={noise_factor:g}")
     alg, means, horizon, epsilon, run_ids, seed, ckpts, resolved, key = prepare(
         algorithm, means, horizon, epsilon, runs, seed, checkpoints, params, first_run
     )
@@ -32,7 +43,8 @@ def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, f
     reward_sum = np.zeros(runs)
     for j, i in enumerate(run_ids):
         rng = run_generator(seed, key, i)
-        policy = twin(means.size, horizon, epsilon, rng, resolved)
+        noise = rng if noise_factor == 1.0 else ScaledNoise(rng, noise_factor, alg.audit.noise)
+        policy = twin(means.size, horizon, epsilon, noise, resolved)
         cum, c = 0.0, 0
         for t in range(1, horizon + 1):
             a = policy.select(t)
@@ -47,6 +59,6 @@ def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, f
     meta = {
         "algorithm": alg.name, "means": means.tolist(), "horizon": horizon, "epsilon": epsilon,
         "params": resolved, "seed": seed, "config_key": key, "run_ids": run_ids.tolist(),
-        "engine": "reference", "versions": versions(),
+        "engine": "reference", "noise_factor": noise_factor, "versions": versions(),
     }
     return SimulationResult(ckpts, regret, pulls, reward_sum, meta)
