@@ -141,6 +141,11 @@ def pytest(tests: list[str], scratch: Path) -> Outcome:
     return Outcome(proc.returncode, [json.loads(line) for line in lines], proc.stdout[-3000:] + proc.stderr[-3000:])
 
 
+def selection(mutant: tuple) -> tuple[str, ...]:
+    """The pytest arguments of a mutant: its test files and ``-k`` its algorithms."""
+    return (*mutant[4], "-k", mutant[5])
+
+
 def compiled(scratch: Path) -> tuple[str, set[str]]:
     """(key, files) of the copy's ``dpbandits.numba_cache``: the name of the folder its kernels compile into,
     and the package files (relative to the package) compiled code can reach."""
@@ -185,15 +190,16 @@ def main(filters: list[str]) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         copy_repo(scratch)
-        for tests in dict.fromkeys(tuple(m[4]) for m in chosen):  # each selection once, unmutated
+        for tests in dict.fromkeys(selection(m) for m in chosen):  # each selection once, unmutated
             baseline = pytest(list(tests), scratch)
             if baseline.returncode != 0:  # a mutant counts as killed only if the same tests pass without it
                 print(f"the unmutated tests fail ({' '.join(tests)}: {verdict(baseline)[1]}): no kill rate")
                 return 2
         key = compiled(scratch)
         counts = {"killed": 0, "SURVIVED": 0, "BROKEN": 0}
-        for site, file, old, new, tests in chosen:
-            status, detail, seconds = run(site, file, old, new, tests, scratch, key)
+        for mutant in chosen:
+            site, file, old, new = mutant[:4]
+            status, detail, seconds = run(site, file, old, new, list(selection(mutant)), scratch, key)
             counts[status] += 1
             print(f"{status:8s} {site:50s} {seconds:6.0f} s  {detail}", flush=True)
     print(f"kill rate: {counts['killed']}/{len(chosen)} ({counts['BROKEN']} broken: a crash is not a kill)")
