@@ -11,6 +11,8 @@ A new algorithm is checked by these tests as soon as it registers; none of its p
 - each distribution case of a private algorithm has power: its runs vary, and the same comparison with the
   twin at half its noise scale (a 2 epsilon-DP twin) must reject, so a case that cannot see a mis-scaled
   noise fails by name instead of passing;
+- a private BAI run (no twin) adds noise that covers the sensitivity of each release, measured by flipping one
+  reward of a 0/1 table, with a power control (some flip needs at least half the noise used);
 - bad input raises a one-line ``ValueError`` naming the argument or the parameter;
 - a private algorithm passes the privacy audit, its under-noised control is flagged unless its audit plan
   states why it cannot be (``Audit.control``), and (built-in algorithms) a noise-halving mutant of its fast
@@ -142,6 +144,82 @@ def test_with_deterministic_rewards_the_noise_alone_decides(name):
     ref = reference.simulate(*args, runs=10, seed=4, **params)
     pulls = np.vstack([fast.pulls, ref.pulls])
     assert (pulls == pulls[0]).all(), f"{name}: its runs vary with fixed rewards (give it Contract.deterministic)"
+
+
+PRIVATE_BAI = [n for n in BAI if ALGORITHMS[n].private]
+
+
+def _release_recorder(monkeypatch):
+    """A function running BAI algorithm ``name`` once on table ``x`` and returning its releases: (pre-noise values,
+    scale, mechanism) of every call of ``dpbandits.bai.noise.add_noise``, wherever a module imported it."""
+    import sys
+
+    from dpbandits.bai import noise
+
+    calls = []
+
+    def recording(values, scale, mechanism, rng):
+        calls.append((np.array(values, dtype=float), float(scale), mechanism))
+        return noise.add_noise(values, scale, mechanism, rng)
+
+    for module in list(sys.modules.values()):
+        if getattr(module, "add_noise", None) is noise.add_noise and module is not noise:
+            monkeypatch.setattr(module, "add_noise", recording)
+
+    def releases(name, arms, x, epsilon, seed) -> list[tuple]:
+        calls.clear()
+        dpbandits.bai.run_on_table(name, arms, x, epsilon, np.random.default_rng(seed))
+        return list(calls)
+
+    return releases
+
+
+@pytest.mark.parametrize("name", PRIVATE_BAI)
+def test_bai_noise_covers_the_sensitivity_of_each_release(name, monkeypatch):
+    # A BAI run has no twin, so its noise is checked against the release it protects. Run on a 0/1 reward table
+    # x and on x' with one entry flipped, with the same noise stream: the runs agree until the release that reads
+    # the flipped entry, and the change of its pre-noise values (L1 for Laplace, L2 for Gaussian) is that entry's
+    # sensitivity there. The noise must cover it: scale >= change / epsilon (Laplace), sigma >= the classical
+    # Gaussian mechanism's for the change (delta from the parameters). Power control: over the flips tried, some
+    # change must need at least half the scale used, so a halved noise scale (a 2 epsilon-DP release) fails here.
+    from dpbandits.bai import section5_instance, two_arm_instance
+    from dpbandits.mechanisms import gaussian_sigma
+
+    delta = ALGORITHMS[name].resolve({}).get("delta")
+    releases = _release_recorder(monkeypatch)
+    # Section 5's instance (more arms than dimensions: DP-BAI's Max-Det phases) and two arms in two dimensions
+    for arms, _ in (section5_instance(), two_arm_instance(2.0)):
+        _check_release_noise(name, arms, releases, delta, gaussian_sigma)
+
+
+def _check_release_noise(name, arms, releases, delta, gaussian_sigma) -> None:
+    epsilon, budget = 0.5, 600
+    x = np.random.default_rng(7).integers(0, 2, (arms.shape[0], budget)).astype(float)
+    base = releases(name, arms, x, epsilon, seed=11)
+    assert base, f"{name}: no release went through dpbandits.bai.noise.add_noise"
+    worst = 0.0
+    for arm in range(arms.shape[0]):
+        for pull in (0, budget // 7):
+            flipped = x.copy()
+            flipped[arm, pull] = 1.0 - flipped[arm, pull]
+            other = releases(name, arms, flipped, epsilon, seed=11)
+            for (v0, scale, mechanism), (v1, scale1, _) in zip(base, other, strict=False):
+                if v0.shape != v1.shape or scale != scale1:
+                    break  # the transcripts parted before any release changed: not this flip's release
+                change = np.abs(v1 - v0)
+                if not change.any():
+                    continue
+                if mechanism == "laplace":
+                    needed = change.sum() / epsilon
+                else:
+                    needed = gaussian_sigma(float(np.sqrt((change**2).sum())), epsilon, delta)
+                assert scale >= needed * (1 - 1e-9), (
+                    f"{name}: flipping reward ({arm}, {pull}) changes a {mechanism} release by {change.sum():.4g}, "
+                    f"which needs noise scale {needed:.4g} at epsilon {epsilon}; it got {scale:.4g}")
+                worst = max(worst, needed / scale)
+                break
+    assert worst > 0.5, (f"{name} on {arms.shape[0]} arms: no flip needs half the noise used ({worst:.3g}): this "
+                         "check cannot see a halving")
 
 
 REPLAYED = [(name, p) for name in REGRET if ALGORITHMS[name].replay is not None for p in readings(name)]
