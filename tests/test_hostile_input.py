@@ -693,9 +693,11 @@ def names_the_key(message: str, path: tuple, culprit: str) -> bool:
         panel = dotted[:at] + [dotted[at + 1]]  # panels.<axis>[i]... is panel i: its error may name any key in it
         if tokens[: len(panel)] == panel:
             return True
-    if len(path) > 4 and tokens[:4] == dotted[:4] and tokens[4:5] == ["panels"] and tokens[6:6 + len(path) - 4] == (
-            dotted[4:]):
-        return True  # a figure's key fills each of its panels: panels[i].<key> is the key the figure set
+    if len(path) > 4 and tokens[:4] == dotted[:4] and tokens[4:5] == ["panels"]:
+        # a figure's key fills each of its panels: panels[i].<key> (or an ancestor or descendant) is that key
+        rest, mine = tokens[6:], dotted[4:]
+        if rest == mine[: len(rest)] or mine == rest[: len(mine)]:
+            return True
     if len(path) > 3 and path[2] == "defaults" and tokens[:3] == [*dotted[:2], "figures"]:
         return dotted[3] in tokens  # a paper's defaults fill each of its figures: any of them may be named
     related = tokens == dotted[: len(tokens)] or dotted == tokens[: len(dotted)]
