@@ -90,3 +90,14 @@ def test_old_folders_are_pruned_beyond_the_kept_ones(tmp_path, monkeypatch):
     folder = numba_cache.configure()
     left = set(tmp_path.glob("numba-*"))
     assert left == {folder, recent, *old[-(numba_cache.KEEP - 1):]}, sorted(p.name for p in left)
+
+
+def test_an_unwritable_base_falls_back_to_the_temporary_directory(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    _restore_afterwards(monkeypatch, blocker / "cache")  # mkdir under a file fails
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    (tmp_path / "tmp").mkdir()
+    folder = numba_cache.configure()
+    assert folder == tmp_path / "tmp" / "dpbandits-cache" / f"numba-{numba_cache.key()}" and folder.is_dir()

@@ -8,7 +8,8 @@ compiled module can reach (:func:`compiled_sources`: the modules that import num
 closure, :func:`dpbandits.sources.closure`). Any edit to one of them gives a new, empty folder, and every
 kernel is compiled afresh from the code as it is now; undoing the edit finds the old folder again.
 
-``base`` is ``$DPBANDITS_CACHE_DIR``, else ``$XDG_CACHE_HOME/dpbandits``, else ``~/.cache/dpbandits``. Folders
+``base`` is ``$DPBANDITS_CACHE_DIR``, else ``$XDG_CACHE_HOME/dpbandits``, else ``~/.cache/dpbandits`` (if it cannot
+be created, ``dpbandits-cache`` in the temporary directory). Folders
 of other keys not used for :data:`KEEP_DAYS` days are removed, beyond the :data:`KEEP` most recent.
 :func:`configure` runs when ``dpbandits`` is imported, before any kernel module, and sets
 ``numba.config.CACHE_DIR`` and ``NUMBA_CACHE_DIR`` for the process (numba re-reads the environment).
@@ -24,6 +25,7 @@ import hashlib
 import os
 import re
 import shutil
+import tempfile
 import time
 from pathlib import Path
 
@@ -63,7 +65,11 @@ def configure() -> Path:
     import numba
 
     folder = base() / f"numba-{key()}"
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:  # an unwritable base (read-only home): the same key under the temporary directory
+        folder = Path(tempfile.gettempdir()) / "dpbandits-cache" / folder.name
+        folder.mkdir(parents=True, exist_ok=True)
     os.utime(folder)
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
     numba.config.CACHE_DIR = str(folder)
