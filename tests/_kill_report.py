@@ -21,19 +21,19 @@ def is_assertion(when: str, error: BaseException) -> bool:
     return when == "call" and isinstance(error, AssertionError | pytest.fail.Exception)
 
 
+def _record(test: str, when: str, error: str, assertion: bool) -> None:
+    with open(os.environ["KILL_REPORT"], "a") as fh:
+        fh.write(json.dumps({"test": test, "when": when, "error": error, "assertion": assertion}) + "\n")
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield
     if report.failed and call.excinfo is not None:
-        line = {"test": item.nodeid, "when": call.when, "error": call.excinfo.typename,
-                "assertion": is_assertion(call.when, call.excinfo.value)}
-        with open(os.environ["KILL_REPORT"], "a") as fh:
-            fh.write(json.dumps(line) + "\n")
+        _record(item.nodeid, call.when, call.excinfo.typename, is_assertion(call.when, call.excinfo.value))
     return report
 
 
 def pytest_collectreport(report):
     if report.failed:  # a module that no longer imports: a crash, never a kill
-        with open(os.environ["KILL_REPORT"], "a") as fh:
-            fh.write(json.dumps({"test": report.nodeid, "when": "collect", "error": "collection",
-                                 "assertion": False}) + "\n")
+        _record(report.nodeid, "collect", "collection", False)

@@ -163,9 +163,9 @@ def verdict(outcome: Outcome) -> tuple[str, str]:
 
 
 def run(site: str, file: str, old: str, new: str, tests: list[str], scratch: Path,
-        key: tuple[str, set[str]]) -> tuple[str, str, float]:
+        unmutated: tuple[str, set[str]]) -> tuple[str, str, float]:
     """(verdict, killing test or crash, seconds) of one mutant, applied to ``scratch`` and undone after;
-    ``key`` is :func:`compiled` of the unmutated copy."""
+    ``unmutated`` is :func:`compiled` of the unmutated copy: (its key, the files compiled code reaches)."""
     path = scratch / PKG / file
     text = path.read_text()
     if text.count(old) != 1:
@@ -173,7 +173,8 @@ def run(site: str, file: str, old: str, new: str, tests: list[str], scratch: Pat
     path.write_text(text.replace(old, new))
     start = time.time()
     try:
-        if file in key[1] and compiled(scratch)[0] == key[0]:
+        key, files = unmutated
+        if file in files and compiled(scratch)[0] == key:
             raise SystemExit(f"{site}: the compiled-code key did not change: the mutant would run stale kernels")
         status, detail = verdict(pytest(tests, scratch))
     finally:
@@ -191,11 +192,11 @@ def main(filters: list[str]) -> int:
             if baseline.returncode != 0:  # a mutant counts as killed only if the same tests pass without it
                 print(f"the unmutated tests fail ({' '.join(tests)}: {verdict(baseline)[1]}): no kill rate")
                 return 2
-        key = compiled(scratch)
+        unmutated = compiled(scratch)
         counts = {"killed": 0, "SURVIVED": 0, "BROKEN": 0}
         for mutant in chosen:
             site, file, old, new = mutant[:4]
-            status, detail, seconds = run(site, file, old, new, list(selection(mutant)), scratch, key)
+            status, detail, seconds = run(site, file, old, new, list(selection(mutant)), scratch, unmutated)
             counts[status] += 1
             print(f"{status:8s} {site:50s} {seconds:6.0f} s  {detail}", flush=True)
     print(f"kill rate: {counts['killed']}/{len(chosen)} ({counts['BROKEN']} broken: a crash is not a kill)")
