@@ -16,8 +16,10 @@ onstart:
     print(
         f"dpbandits: {len(SIMS)} simulation configurations in {len(JOBS)} jobs, results in {RESULTS}/"
     )
-    for line in catalogue.cost_summary(JOBS, RESULTS, config["cost_warning_hours"]):
+    todo = list(workflow.dag.needrun_jobs())
+    for line in cost_lines([str(f) for job in todo for f in job.output]):
         print(line)
+    progress.expect({workflow.dag.jobid(job): job_cost(job) for job in todo})
 
 
 rule all:

@@ -17,7 +17,6 @@ Everything here is pure Python (no Snakemake) so it is unit-tested and usable fr
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from . import registry
 from .bai import linear_instances
@@ -89,6 +88,7 @@ class Figure:
     runs: int
     panels: list[Panel] = field(default_factory=list)
     theory: bool = False  # draw the papers' explicit regret bounds as dotted overlays
+    scaled: bool = False  # simulated under the config's `scale` caps (a quick run, not the paper's settings)
 
 
 def chunks(runs: int, size: int) -> list[tuple[int, int]]:
@@ -177,7 +177,8 @@ def expand(config: dict, reading=None) -> tuple[dict[str, SimSpec], dict[str, di
             fkey = f"papers.{paper}.figures.{fname}"
             kind = fspec["kind"]
             runs = _scaled(_checked(check_runs, f"{fkey}.runs", fspec["runs"]), scale.get("max_runs"))
-            fig = Figure(paper, fname, fspec, runs, theory=bool(fspec.get("theory", config["theory_overlays"])))
+            fig = Figure(paper, fname, fspec, runs, theory=bool(fspec.get("theory", config["theory_overlays"])),
+                         scaled=bool(scale))
             if not fspec.get("panels"):
                 raise ConfigError(f"{fkey}.panels: no panels listed")
             for i, panel_spec in enumerate(fspec["panels"]):
@@ -397,14 +398,15 @@ def plan_jobs(config: dict, sims: dict[str, SimSpec]) -> tuple[dict[str, Job], d
     return jobs, {cid: [key for _, key in sorted(keys)] for cid, keys in where.items()}
 
 
-def cost_summary(jobs: dict[str, Job], results: str, warn_hours: float) -> list[str]:
-    """Lines announcing the estimated core-hours of the simulation jobs whose result file is missing.
+def cost_summary(jobs: dict[str, Job], todo: list[str], warn_hours: float, papers_scale: bool = False) -> list[str]:
+    """Lines announcing the estimated core-hours of the simulation jobs ``todo`` (keys of ``jobs``).
 
     Estimated from the registry's per-pull cost hints (measured by ``python -m dpbandits.bench``); above
     ``warn_hours`` a warning names the three costliest configurations, so that a horizon or run count
-    mistyped by a factor of 1000 is seen before the wait, not after.
+    mistyped by a factor of 1000 is seen before the wait, not after. ``papers_scale`` (no ``scale`` caps)
+    adds a notice saying so and how to run a quick version instead.
     """
-    todo = [job for job in jobs.values() if not Path(job.path(results)).exists()]
+    todo = [jobs[key] for key in todo]
     costs: dict[str, tuple[float, SimSpec]] = {}
     for job in todo:
         for spec in job.members:
@@ -412,6 +414,8 @@ def cost_summary(jobs: dict[str, Job], results: str, warn_hours: float) -> list[
             costs[spec.cid] = (costs.get(spec.cid, (0.0, spec))[0] + c, spec)
     hours = sum(c for c, _ in costs.values()) / 3600
     lines = [f"dpbandits: {len(todo)} of {len(jobs)} simulation jobs to run, estimated {hours:.2g} core-hours"]
+    if papers_scale and todo:
+        lines.append("dpbandits: this is the papers' scale; for a quick run add --configfile config/smoke.yaml")
     if hours > warn_hours:
         top = sorted(costs.values(), key=lambda item: -item[0])[:3]
         worst = "; ".join(
@@ -423,6 +427,11 @@ def cost_summary(jobs: dict[str, Job], results: str, warn_hours: float) -> list[
             f"costliest configurations ({worst}) and interrupt (Ctrl-C) if unintended"
         )
     return lines
+
+
+def job_seconds(job: Job) -> float:
+    """Estimated core-seconds of one simulation job."""
+    return sum(estimated_seconds(spec, job.stop - job.start) for spec in job.members)
 
 
 def figure_sims(config: dict, where: dict[str, list[str]], fig: Figure) -> dict[str, list[str]]:

@@ -1,10 +1,11 @@
 # Helpers: config validation and expansion of the figure catalogue into simulation jobs.
 # The package is installed (`pip install -e .`, see README.md; the conda environment's post-deploy script).
 import json
+import os
 import shlex
 from pathlib import Path
 
-from dpbandits import ALGORITHMS, catalogue, planning, readings, sources
+from dpbandits import ALGORITHMS, catalogue, planning, progress, readings, sources
 from dpbandits.pipeline import ENTRY_POINTS
 
 try:
@@ -29,6 +30,25 @@ SIMS, FIGURES, READINGS, JOBS, WHERE = (
 RESULTS = config["results"]
 BASE = Path(workflow.basedir)
 PAPERS = list(FIGURES)
+SIM_OUTPUTS = {os.path.abspath(job.path(RESULTS)): key for key, job in JOBS.items()}
+
+
+def cost_lines(outputs):
+    """The cost estimate of a run whose jobs write ``outputs`` (Snakemake's plan: what it will rerun)."""
+    todo = [SIM_OUTPUTS[p] for p in map(os.path.abspath, outputs) if p in SIM_OUTPUTS]
+    return catalogue.cost_summary(
+        JOBS, todo, config["cost_warning_hours"], papers_scale=not config["scale"]
+    )
+
+
+def job_cost(job):
+    """Estimated core-seconds of one Snakemake job (its start-up plus, for a simulation, its runs)."""
+    key = SIM_OUTPUTS.get(os.path.abspath(str(job.output[0]))) if job.output else None
+    return progress.JOB_OVERHEAD_S + (catalogue.job_seconds(JOBS[key]) if key else 0.0)
+
+
+# a dry run's estimate, printed by the dpbandits logger
+progress.set_summary(cost_lines)
 
 
 wildcard_constraints:
