@@ -69,10 +69,15 @@ def _grid(n: int) -> tuple[int, int]:
     return (1, n) if n <= 3 else (2, (n + 1) // 2)
 
 
+def _scaled_note(fig: Figure) -> str:
+    """Opening of the caption of a figure simulated under the ``scale`` caps."""
+    return "[Scaled-down run: the settings at the end are what ran, not the ones stated.] " if fig.scaled else ""
+
+
 def caption(fig: Figure) -> str:
     """Caption: what the figure shows and with which settings."""
     band = BANDS[fig.spec["band"]]
-    text = fig.spec.get("caption", f"{fig.paper} {fig.name}")
+    text = _scaled_note(fig) + fig.spec.get("caption", f"{fig.paper} {fig.name}")
     shade = f" Shaded: {band}." if band else ""
     bounds = " Dotted: the theory bound of the curve in the same colour." if fig.theory else ""
     return f"{text} Mean cumulative pseudo-regret over runs.{shade}{bounds} Settings: {describe(fig)}."
@@ -247,7 +252,7 @@ def success_figure(fig: Figure, table: pd.DataFrame):
             ax.set_xlabel({"budget": "budget T", "epsilon": "ε", "ratio": "ratio r"}[panel.x])
         _label_axes(axes, cols, len(fig.panels), None, "success rate")
         handles = _legend_handles(dict.fromkeys(table["algorithm"]), styles, False)
-        text = (f"{fig.spec.get('caption', fig.name)} Success rate over {fig.runs} trials; bars: 95% Wilson "
-                f"intervals. Settings: {describe(fig)}.")
+        text = (f"{_scaled_note(fig)}{fig.spec.get('caption', fig.name)} Success rate over {fig.runs} trials; "
+                f"bars: 95% Wilson intervals. Settings: {describe(fig)}.")
         _layout(mfig, handles, text, cols)
     return mfig

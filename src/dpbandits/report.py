@@ -11,6 +11,23 @@ from . import catalogue, configfile, registry
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
 
 
+def scale_note(scale: dict | None) -> str:
+    """A warning (Markdown) that results under the config's ``scale`` caps prove nothing; "" at the papers' scale."""
+    if not scale:
+        return ""
+    caps = ", ".join(f"{k} = {v}" for k, v in scale.items())
+    return (f"**Scaled-down run ({caps}): a quick check that the pipeline works. Horizons and run counts are far "
+            "below the papers', so the verdicts and figures here say nothing about the papers' claims.**")
+
+
+def scale_banner(settings: dict):
+    """:func:`scale_note` of a notebook's settings, displayed as Markdown (nothing at the papers' scale)."""
+    from IPython.display import Markdown
+
+    note = scale_note(settings.get("scale"))
+    return Markdown(note) if note else None
+
+
 def load_settings(paper: str, settings: dict | None = None) -> dict:
     """The paper's settings passed by the pipeline (:func:`dpbandits.catalogue.paper_settings`), or those of
     the default ``config/config.yaml`` when the notebook runs on its own."""

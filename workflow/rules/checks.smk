@@ -39,6 +39,8 @@ rule claims:
         f"{RESULTS}/logs/claims.log",
     conda:
         "../envs/dpbandits.yaml"
+    params:
+        scale=config["scale"],
     script:
         "../scripts/claims_ledger.py"
 

@@ -1,0 +1,41 @@
+"""A scaled-down run (the config's `scale` caps) says so: the ledger, the notebooks and the captions open with a
+warning that its verdicts mean nothing; at the papers' scale none of them does."""
+
+from pathlib import Path
+
+import pandas as pd
+
+from dpbandits import catalogue, configfile, plotting, report
+from dpbandits.claims.ledger import DEFAULT, markdown, with_robustness
+
+ROOT = Path(__file__).resolve().parents[1]
+SMOKE = {"max_horizon": 3000, "max_runs": 4}
+
+
+def _ledger() -> pd.DataFrame:
+    row = {"paper": "p", "claim_id": "c1", "kind": "empirical", "verdict": "holds", "reading": DEFAULT,
+           "statement": "s", "criterion": "c", "numbers": "", "reading_runs": ""}
+    return with_robustness(pd.DataFrame([row]))
+
+
+def test_the_note_names_the_caps_and_is_empty_at_the_papers_scale():
+    note = report.scale_note(SMOKE)
+    assert "max_horizon = 3000, max_runs = 4" in note and "say nothing about the papers' claims" in note
+    assert report.scale_note({}) == "" and report.scale_note(None) == ""
+    assert report.scale_banner({"scale": {}}) is None
+    assert "max_runs = 4" in report.scale_banner({"scale": SMOKE}).data
+
+
+def test_the_ledger_opens_with_the_note_only_when_scaled_down():
+    scaled = markdown(_ledger(), SMOKE)
+    assert scaled.split("## ")[0].count(report.scale_note(SMOKE)) == 1
+    assert "Scaled-down" not in markdown(_ledger(), {}) and "Scaled-down" not in markdown(_ledger())
+
+
+def test_a_capped_figure_caption_says_its_settings_are_not_the_stated_ones():
+    config = configfile.load([ROOT / "config" / "config.yaml", ROOT / "config" / "smoke.yaml"])
+    fig = catalogue.expand(config)[1]["crosspaper"]["C1"]
+    text = plotting.caption(fig)
+    assert text.startswith("[Scaled-down run") and "T = 1e6" in text and "T=3000" in text
+    paper = catalogue.expand(configfile.load([ROOT / "config" / "config.yaml"]))[1]["crosspaper"]["C1"]
+    assert "Scaled-down" not in plotting.caption(paper)
