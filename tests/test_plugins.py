@@ -224,8 +224,8 @@ def test_config_file_plugin_is_planned_by_the_workflow(tmp_path):
     repo = _copy_repo(tmp_path)
     (repo / "etc.py").write_text(NUMBA_PLUGIN)
     (repo / "plug.yaml").write_text(yaml.safe_dump({"plugins": ["etc.py:ALGORITHM"]}))
-    out = _run([sys.executable, "-m", "snakemake", "-n", "audit", "crosspaper", "--configfile", "config/smoke.yaml",
-                "plug.yaml"], repo).stdout
+    out = _run([sys.executable, "-m", "snakemake", "-n", "-p", "audit", "crosspaper", "--configfile",
+                "config/smoke.yaml", "plug.yaml"], repo).stdout  # -p: every job's block, inputs included
     plugin_file = str(repo / "etc.py")
     audit_block = out[out.index("rule audit:"):].split("\n\n")[0]
     assert plugin_file in audit_block
