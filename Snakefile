@@ -12,13 +12,14 @@ include: "workflow/rules/notebooks.smk"
 include: "workflow/rules/checks.smk"
 
 
+# through Snakemake's logger, so the lines keep their place among its own
 onstart:
-    print(
+    logger.info(
         f"dpbandits: {len(SIMS)} simulation configurations in {len(JOBS)} jobs, results in {RESULTS}/"
     )
     todo = list(workflow.dag.needrun_jobs())
     for line in cost_lines([str(f) for job in todo for f in job.output]):
-        print(line)
+        logger.info(line)
     progress.expect({workflow.dag.jobid(job): job_cost(job) for job in todo})
 
 

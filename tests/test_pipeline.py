@@ -89,7 +89,7 @@ def test_the_terminal_shows_progress_not_a_dump(smoke_run):
     total = int(done[-1][1])
     assert [int(d) for d, _, _ in done] == list(range(1, total + 1)), out[-3000:]
     assert all("left)" in text for _, _, text in done[: total // 2]), out[-3000:]
-    assert len(lines) <= 40 + total, out[-3000:]  # start-up, job counts and the estimate, then a line a job
+    assert len(lines) <= 50 + total, out[-3000:]  # start-up, job counts and the estimate, then a line a job
     assert max(map(len, lines)) < 200, max(lines, key=len)[:300]
     for noise in ("--specs", "Shell command", "without encryption", "KeyboardInterrupt", "input:"):
         assert noise not in out, noise

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from dpbandits import ALGORITHMS, catalogue, planning, progress, readings, sources
 from dpbandits.pipeline import ENTRY_POINTS
+from snakemake.logging import logger
 
 try:
     # schema (its defaults filled into config, the compact figure forms expanded: dpbandits.configfile),
