@@ -66,3 +66,14 @@ def test_no_checkout_of_the_package_gives_unknown(checkout, monkeypatch):
     provenance.commit.cache_clear()
     monkeypatch.setattr(provenance, "ROOT", checkout.parent)  # not a repository at all
     assert provenance.commit() == "unknown"
+
+
+def test_the_ledger_states_what_made_it():
+    import pandas as pd
+
+    from dpbandits.claims import ledger
+
+    df = ledger.with_robustness(pd.DataFrame(columns=ledger.COLUMNS))
+    text = ledger.markdown(df, "dpbandits 9.9 (commit abc)")
+    assert text.splitlines()[:3] == ["# Claims ledger", "", "Made with dpbandits 9.9 (commit abc)."]
+    assert "Made with" not in ledger.markdown(df)

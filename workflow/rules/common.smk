@@ -4,7 +4,7 @@ import json
 import shlex
 from pathlib import Path
 
-from dpbandits import ALGORITHMS, catalogue, planning, readings, sources
+from dpbandits import ALGORITHMS, catalogue, planning, provenance, readings, sources
 from dpbandits.pipeline import ENTRY_POINTS
 
 try:
@@ -27,6 +27,8 @@ SIMS, FIGURES, READINGS, JOBS, WHERE = (
 )
 
 RESULTS = config["results"]
+# the report's description states what made it (workflow/report/workflow.rst); no rule reads this key
+config["_made_with"] = provenance.made_with()
 BASE = Path(workflow.basedir)
 PAPERS = list(FIGURES)
 

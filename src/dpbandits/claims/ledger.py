@@ -119,14 +119,16 @@ def _table(header: list[str], rows) -> list[str]:
 SYMBOL = {HOLDS: "holds", FAILS: "**fails**", INCONCLUSIVE: "?"}
 
 
-def markdown(df: pd.DataFrame) -> str:
-    """``results/claims.md``: default verdicts with robustness, each paper's verdicts per reading, diagnostic."""
+def markdown(df: pd.DataFrame, made_with: str = "") -> str:
+    """``results/claims.md``: default verdicts with robustness, each paper's verdicts per reading, diagnostic;
+    ``made_with`` (e.g. :func:`dpbandits.provenance.made_with`) is stated under the title."""
     default = df[df["reading"] == DEFAULT]
     counts = default["verdict"].value_counts().to_dict()
     robust = default["robustness"].value_counts().to_dict()
     lines = [
         "# Claims ledger",
         "",
+        *([f"Made with {made_with}.", ""] if made_with else []),
         "Every empirical claim of the papers, with a verdict computed from this run's simulations under the "
         "default reading of the reconstructed values "
         f"({', '.join(f'{v}: {n}' for v, n in counts.items())}), and the same claim under every alternative "
@@ -179,11 +181,13 @@ def write_paper(results: str | Path, paper: str, readings, csv: str | Path) -> p
     return df
 
 
-def write_ledger(paper_csvs, csv: str | Path, md: str | Path, diagnostic_csv: str | Path) -> pd.DataFrame:
-    """Gather the per-paper ledgers into ``claims.csv``, ``claims.md`` and the reading diagnostic."""
+def write_ledger(paper_csvs, csv: str | Path, md: str | Path, diagnostic_csv: str | Path,
+                 made_with: str = "") -> pd.DataFrame:
+    """Gather the per-paper ledgers into ``claims.csv``, ``claims.md`` (stating ``made_with``) and the reading
+    diagnostic."""
     df = pd.concat([pd.read_csv(p, dtype=str, keep_default_na=False) for p in paper_csvs], ignore_index=True)
     df.to_csv(csv, index=False)
-    Path(md).write_text(markdown(df))
+    Path(md).write_text(markdown(df, made_with))
     diagnostic(df).to_csv(diagnostic_csv, index=False)
     return df
 
