@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import dpbandits
-from dpbandits import provenance
+from dpbandits import _version, provenance
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT_VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
@@ -25,7 +25,7 @@ def test_a_source_tree_that_is_not_installed_reads_its_pyproject(monkeypatch, tm
 
     monkeypatch.setattr(metadata, "version", missing)
     assert provenance.version() == PYPROJECT_VERSION
-    monkeypatch.setattr(provenance, "ROOT", tmp_path)  # no pyproject.toml either
+    monkeypatch.setattr(_version, "ROOT", tmp_path)  # no pyproject.toml either
     assert provenance.version() == "0+unknown"
 
 

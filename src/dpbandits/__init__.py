@@ -8,10 +8,9 @@ Importing it registers the built-in algorithms and the plugins (:mod:`dpbandits.
 2
 """
 
-from . import numba_cache
-from .provenance import version as _version
+from . import _version, numba_cache
 
-__version__ = _version()  # one source: the package metadata (pyproject.toml)
+__version__ = _version.version()  # one source: the package metadata (pyproject.toml)
 
 numba_cache.configure()  # before any kernel module: compiled code is keyed by the sources it compiles
 

@@ -1,31 +1,18 @@
 """Which dpbandits made an output: its version (from the package metadata) and the git commit of its source tree.
 
 Only the cheap outputs made from simulations (the ledger, the notebooks, the report) state the commit; a
-simulation's result file records the version alone, so a new commit does not rerun every simulation.
+simulation's result file records the version alone, so a new commit does not rerun every simulation (and this
+module is outside the simulations' sources: editing it reruns none).
 """
 
 from __future__ import annotations
 
 import functools
 import subprocess
-import tomllib
-from importlib import metadata
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]  # the source tree, when the package is used from a checkout
+from ._version import ROOT, version
 
-
-def version() -> str:
-    """The installed distribution's version; from a source tree that is not installed (``PYTHONPATH=src``),
-    the version in its ``pyproject.toml``; else ``0+unknown``."""
-    try:
-        return metadata.version("dpbandits")
-    except metadata.PackageNotFoundError:
-        pass
-    try:
-        return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return "0+unknown"
+__all__ = ["commit", "made_with", "version"]
 
 
 def _git(*args: str) -> str | None:
