@@ -77,3 +77,13 @@ def test_the_ledger_states_what_made_it():
     text = ledger.markdown(df, "dpbandits 9.9 (commit abc)")
     assert text.splitlines()[:3] == ["# Claims ledger", "", "Made with dpbandits 9.9 (commit abc)."]
     assert "Made with" not in ledger.markdown(df)
+
+
+def test_no_simulation_takes_the_commit_logic_as_an_input():
+    """A simulation job's inputs hold the version's module but not the commit's: a new commit, or an edit of how
+    it is read, reruns no simulation."""
+    from dpbandits import ALGORITHMS, sources
+
+    for name in ALGORITHMS:
+        files = {Path(f).name for f in sources.algorithm_sources(name)}
+        assert "_version.py" in files and "provenance.py" not in files, name
