@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+import yte
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -110,7 +111,8 @@ def test_slurm_profile_plans_the_full_dag():
     out = proc.stdout
     jobs = re.findall(r"^rule (\w+):\n((?:    .*\n)+)", out, re.M)
     assert jobs
-    profile = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.yaml").read_text())
+    with open(ROOT / "workflow/profiles/slurm/config.yaml") as fh:  # a YTE template, as Snakemake reads it
+        profile = yte.process_yaml(fh, require_use_yte=True)
     for rule, body in jobs:
         resources = dict(re.findall(r"(\w+)=([^,\s]+)", re.search(r"resources: (.*)", body).group(1)))
         expected = {**profile["default-resources"], **profile["set-resources"].get(rule, {})}
