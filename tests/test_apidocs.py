@@ -18,9 +18,14 @@ def test_every_public_module_is_documented():
 
 
 def test_api_reference_builds_without_warnings(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "dpbandits.cli", "docs", "--out", str(tmp_path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    proc = subprocess.run(
+        [sys.executable, "-m", "dpbandits.cli", "docs", "--out", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
     assert proc.returncode == 0, proc.stderr[-5000:]
     assert proc.stderr == "" and proc.stdout.endswith(", 0 warnings\n"), proc.stdout + proc.stderr
     for name in apidocs.modules():

@@ -61,8 +61,25 @@ def test_a_missing_or_unknown_command_is_a_usage_error(args, capsys):
 
 def test_simulate_saves_what_the_library_computes(tmp_path):
     out = tmp_path / "runs.npz"
-    proc = run("simulate", "dp_se", "--means", "0.9", "0.6", "--horizon", "2e3", "--epsilon", "0.5",
-               "--runs", "3", "--seed", "7", "--param", "beta=0.9", "--out", str(out))
+    proc = run(
+        "simulate",
+        "dp_se",
+        "--means",
+        "0.9",
+        "0.6",
+        "--horizon",
+        "2e3",
+        "--epsilon",
+        "0.5",
+        "--runs",
+        "3",
+        "--seed",
+        "7",
+        "--param",
+        "beta=0.9",
+        "--out",
+        str(out),
+    )
     assert proc.returncode == 0, proc.stderr
     assert "final regret" in proc.stdout and f"wrote {out}" in proc.stdout
     meta, arrays = load_npz(out)
@@ -74,32 +91,55 @@ def test_simulate_saves_what_the_library_computes(tmp_path):
 
 def test_simulate_csv_has_one_row_per_run(tmp_path, capsys):
     out = tmp_path / "sub" / "runs.csv"
-    assert cli.main(["simulate", "ucb", "--instance", "{name: C2, k: 3}", "--horizon", "500", "--runs", "4",
-                     "--out", str(out)]) == 0
+    assert (
+        cli.main(
+            ["simulate", "ucb", "--instance", "{name: C2, k: 3}", "--horizon", "500", "--runs", "4", "--out", str(out)]
+        )
+        == 0
+    )
     table = pd.read_csv(out)
-    ref = dpbandits.simulate("ucb", [float(m) for m in dpbandits.instances.means_for({"name": "C2", "k": 3})],
-                             500, None, 4, 0)
+    ref = dpbandits.simulate(
+        "ucb", [float(m) for m in dpbandits.instances.means_for({"name": "C2", "k": 3})], 500, None, 4, 0
+    )
     np.testing.assert_allclose(table["regret"], ref.regret[:, -1])
     assert list(table.columns) == ["run", "regret", "reward_sum", "pulls_0", "pulls_1", "pulls_2"]
     assert (table[["pulls_0", "pulls_1", "pulls_2"]].sum(axis=1) == 500).all()
 
 
 def test_simulate_bai(capsys):
-    assert cli.main(["simulate", "dp_bai", "--instance", "{name: two_arm, ratio: 10}", "--horizon", "500",
-                     "--epsilon", "1", "--runs", "5"]) == 0
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "dp_bai",
+                "--instance",
+                "{name: two_arm, ratio: 10}",
+                "--horizon",
+                "500",
+                "--epsilon",
+                "1",
+                "--runs",
+                "5",
+            ]
+        )
+        == 0
+    )
     assert "success rate" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(("args", "culprit"), [
-    (["dp_se", "--means", "0.9", "nan", "--horizon", "100", "--epsilon", "1"], "means"),
-    (["dp_se", "--means", "0.9", "0.5", "--horizon", "100", "--epsilon", "-1"], "epsilon"),
-    (["dp_se", "--means", "0.9", "0.5", "--horizon", "100", "--epsilon", "1", "--param", "bogus=1"], "bogus"),
-    (["nosuch", "--means", "0.9", "0.5", "--horizon", "100"], "nosuch"),
-    (["dp_se", "--instance", "{name: C9, k: 3}", "--horizon", "100", "--epsilon", "1"], "C9"),
-    (["dp_bai", "--means", "0.9", "0.5", "--horizon", "100", "--epsilon", "1"], "--instance"),
-    (["dp_se", "--means", "0.9", "0.5", "--horizon", "1.5", "--epsilon", "1"], "--horizon"),
-    (["dp_se", "--means", "0.9", "0.5", "--horizon", "100", "--out", "x.txt"], "--out"),
-])
+@pytest.mark.parametrize(
+    ("args", "culprit"),
+    [
+        (["dp_se", "--means", "0.9", "nan", "--horizon", "100", "--epsilon", "1"], "means"),
+        (["dp_se", "--means", "0.9", "0.5", "--horizon", "100", "--epsilon", "-1"], "epsilon"),
+        (["dp_se", "--means", "0.9", "0.5", "--horizon", "100", "--epsilon", "1", "--param", "bogus=1"], "bogus"),
+        (["nosuch", "--means", "0.9", "0.5", "--horizon", "100"], "nosuch"),
+        (["dp_se", "--instance", "{name: C9, k: 3}", "--horizon", "100", "--epsilon", "1"], "C9"),
+        (["dp_bai", "--means", "0.9", "0.5", "--horizon", "100", "--epsilon", "1"], "--instance"),
+        (["dp_se", "--means", "0.9", "0.5", "--horizon", "1.5", "--epsilon", "1"], "--horizon"),
+        (["dp_se", "--means", "0.9", "0.5", "--horizon", "100", "--out", "x.txt"], "--out"),
+    ],
+)
 def test_simulate_bad_input_exits_2_naming_it(args, culprit, capsys):
     try:
         status = cli.main(["simulate", *args])
@@ -119,8 +159,14 @@ def test_bad_input_exit_code_of_the_process():
 
 
 def test_python_m_runs_the_same_command():
-    proc = subprocess.run([sys.executable, "-m", "dpbandits.bench", "--k", "1"], cwd=ROOT, env=ENV,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "dpbandits.bench", "--k", "1"],
+        cwd=ROOT,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 2 and "dpbandits bench: error: --k values must be >= 2" in proc.stderr, proc.stderr
 
 
@@ -150,18 +196,37 @@ def test_config_check_fails_on_a_stale_readme(tmp_path, monkeypatch):
 
 
 def _audit_table(real="consistent", control="violation"):
-    return pd.DataFrame([
-        {"algorithm": "dp_se", "engine": "twin", "role": "real", "verdict": real, "epsilon": 1.0,
-         "loss_lower": 1.5 if real == "violation" else 0.2, "noise_factor": 1.0},
-        {"algorithm": "dp_se", "engine": "twin", "role": "control", "verdict": control, "epsilon": 1.0,
-         "loss_lower": 3.0, "noise_factor": 0.02},
-    ])
+    return pd.DataFrame(
+        [
+            {
+                "algorithm": "dp_se",
+                "engine": "twin",
+                "role": "real",
+                "verdict": real,
+                "epsilon": 1.0,
+                "loss_lower": 1.5 if real == "violation" else 0.2,
+                "noise_factor": 1.0,
+            },
+            {
+                "algorithm": "dp_se",
+                "engine": "twin",
+                "role": "control",
+                "verdict": control,
+                "epsilon": 1.0,
+                "loss_lower": 3.0,
+                "noise_factor": 0.02,
+            },
+        ]
+    )
 
 
 def test_audit_check_exits_1_on_a_failed_check(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(audit, "to_markdown", lambda df, **kw: "report")
-    for table, failed in [(_audit_table(), False), (_audit_table(real="violation"), True),
-                          (_audit_table(control="consistent"), True)]:
+    for table, failed in [
+        (_audit_table(), False),
+        (_audit_table(real="violation"), True),
+        (_audit_table(control="consistent"), True),
+    ]:
         monkeypatch.setattr(audit, "audit_all", lambda *a, table=table: table)
         assert cli.main(["audit", "--out", str(tmp_path), "--algorithms", "dp_se"]) == 0  # no --check: report only
         assert cli.main(["audit", "--out", str(tmp_path), "--algorithms", "dp_se", "--check"]) == int(failed)

@@ -27,10 +27,11 @@ def _parser() -> argparse.ArgumentParser:
 
     lines = "\n".join(f"  {name:<10}{summary}" for name, (_, _, summary) in COMMANDS.items())
     p = argparse.ArgumentParser(
-        prog="dpbandits", formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="dpbandits",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Differentially private bandits: fast exact simulation, benchmark, privacy audit.",
         epilog=f"commands:\n{lines}\n\n'dpbandits COMMAND --help' describes a command. Exit status: 0 ok, "
-               "1 a failed check, 2 bad usage or input.",
+        "1 a failed check, 2 bad usage or input.",
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("command", choices=list(COMMANDS), metavar="COMMAND", help="one of: " + ", ".join(COMMANDS))
@@ -95,24 +96,34 @@ def _param(text: str) -> tuple[str, object]:
 
 def simulate_parser(prog: str = "dpbandits simulate") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog=prog, description="Simulate runs of one algorithm (dpbandits.simulate or dpbandits.simulate_bai) "
+        prog=prog,
+        description="Simulate runs of one algorithm (dpbandits.simulate or dpbandits.simulate_bai) "
         "and print a summary; --out also saves the runs (.npz: every array and the metadata; .csv: one row per run).",
         epilog="examples:\n  dpbandits simulate dp_se --means 0.9 0.6 --horizon 1e5 --epsilon 0.5 --runs 10\n"
-               "  dpbandits simulate ucb --instance '{name: C2, k: 5}' --horizon 10000 --out runs.csv\n"
-               "  dpbandits simulate dp_bai --instance '{name: two_arm, ratio: 10}' --horizon 2000 --epsilon 0.1",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        "  dpbandits simulate ucb --instance '{name: C2, k: 5}' --horizon 10000 --out runs.csv\n"
+        "  dpbandits simulate dp_bai --instance '{name: two_arm, ratio: 10}' --horizon 2000 --epsilon 0.1",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("algorithm", help="a name in dpbandits.ALGORITHMS (regret or bai)")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--means", type=float, nargs="+", help="Bernoulli means of the arms (regret algorithms)")
-    where.add_argument("--instance", type=_mapping,
-                       help="an instance as in the pipeline config, e.g. '{name: C2, k: 5}' or, for BAI, "
-                            "'{name: two_arm, ratio: 10}'")
+    where.add_argument(
+        "--instance",
+        type=_mapping,
+        help="an instance as in the pipeline config, e.g. '{name: C2, k: 5}' or, for BAI, '{name: two_arm, ratio: 10}'",
+    )
     p.add_argument("--horizon", type=_count, required=True, help="pulls T (the budget for BAI)")
     p.add_argument("--epsilon", type=float, default=None, help="privacy parameter (omit for non-private ones)")
     p.add_argument("--runs", type=_count, default=10, help="independent runs (default 10)")
     p.add_argument("--seed", type=_count, default=0, help="root seed (default 0)")
-    p.add_argument("--param", type=_param, action="append", default=[], metavar="NAME=VALUE",
-                   help="an algorithm parameter (repeatable); see ALGORITHMS[name].params")
+    p.add_argument(
+        "--param",
+        type=_param,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an algorithm parameter (repeatable); see ALGORITHMS[name].params",
+    )
     p.add_argument("--out", default=None, help="save the runs to this .npz or .csv file")
     return p
 
@@ -133,8 +144,9 @@ def simulate_main(argv=None, prog: str = "dpbandits simulate") -> int:
         if args.instance is None:
             p.error(f"{args.algorithm} is a BAI algorithm: give --instance (arms and theta), not --means")
         arms, theta, reward = instance_for(args.instance)
-        res = simulate_bai(args.algorithm, arms, theta, args.horizon, args.epsilon, args.runs, args.seed,
-                           **reward, **params)
+        res = simulate_bai(
+            args.algorithm, arms, theta, args.horizon, args.epsilon, args.runs, args.seed, **reward, **params
+        )
         arrays = {"recommended": res.recommended, "success": res.success}
         summary = f"success rate {res.success_rate:.4f} over {res.success.size} runs"
     else:
@@ -143,14 +155,19 @@ def simulate_main(argv=None, prog: str = "dpbandits simulate") -> int:
 
         means = args.means if args.instance is None else means_for(args.instance)
         res = simulate(args.algorithm, means, args.horizon, args.epsilon, args.runs, args.seed, **params)
-        arrays = {"checkpoints": res.checkpoints, "regret": res.regret, "pulls": res.pulls,
-                  "reward_sum": res.reward_sum}
+        arrays = {
+            "checkpoints": res.checkpoints,
+            "regret": res.regret,
+            "pulls": res.pulls,
+            "reward_sum": res.reward_sum,
+        }
         final = res.regret[:, -1]
         sem = final.std(ddof=1) / final.size**0.5 if final.size > 1 else float("nan")
-        summary = (f"final regret {final.mean():.6g} +- {sem:.3g} (mean +- s.e. over {final.size} runs); "
-                   f"mean pulls per arm {', '.join(f'{x:.6g}' for x in res.pulls.mean(axis=0))}")
-    print(f"{args.algorithm} ({alg.kind}), horizon {args.horizon}, epsilon {args.epsilon}, seed {args.seed}: "
-          f"{summary}")
+        summary = (
+            f"final regret {final.mean():.6g} +- {sem:.3g} (mean +- s.e. over {final.size} runs); "
+            f"mean pulls per arm {', '.join(f'{x:.6g}' for x in res.pulls.mean(axis=0))}"
+        )
+    print(f"{args.algorithm} ({alg.kind}), horizon {args.horizon}, epsilon {args.epsilon}, seed {args.seed}: {summary}")
     if args.out:
         _save(args.out, res.meta, arrays)
         print(f"wrote {args.out}")
