@@ -232,3 +232,14 @@ def test_audit_check_exits_1_on_a_failed_check(tmp_path, monkeypatch, capsys):
         assert cli.main(["audit", "--out", str(tmp_path), "--algorithms", "dp_se", "--check"]) == int(failed)
         err = capsys.readouterr().err
         assert ("dp_se (twin)" in err) == failed, err
+
+
+def test_no_pipeline_rule_depends_on_the_simulate_command():
+    """The rules take the modules their commands import as inputs; ``python -m dpbandits.audit`` goes through
+    dpbandits.cli, which must not reach dpbandits.cli_simulate (editing it would rerun the audit)."""
+    from dpbandits import sources
+
+    for module in ("dpbandits.audit", "dpbandits.configfile", "dpbandits.pipeline", "dpbandits.bai.jobs"):
+        reached = sources.closure(module)
+        assert not any(path.endswith("cli_simulate.py") for path in reached), module
+    assert any(path.endswith("cli.py") for path in sources.closure("dpbandits.audit"))
