@@ -137,7 +137,8 @@ def test_simulate_bai(capsys):
         (["dp_se", "--instance", "{name: C9, k: 3}", "--horizon", "100", "--epsilon", "1"], "C9"),
         (["dp_bai", "--means", "0.9", "0.5", "--horizon", "100", "--epsilon", "1"], "--instance"),
         (["dp_se", "--means", "0.9", "0.5", "--horizon", "1.5", "--epsilon", "1"], "--horizon"),
-        (["dp_se", "--means", "0.9", "0.5", "--horizon", "100", "--out", "x.txt"], "--out"),
+        (["dp_se", "--means", "0.9", "0.5", "--horizon", "100", "--epsilon", "1", "--out", "x.txt"], "--out"),
+        (["dp_se", "--means", "0.9", "0.5", "--horizon", "100"], "--epsilon"),
     ],
 )
 def test_simulate_bad_input_exits_2_naming_it(args, culprit, capsys):

@@ -90,6 +90,8 @@ def main(argv=None, prog: str = "dpbandits simulate") -> int:
 
     alg = registry.get(args.algorithm)
     params = dict(args.param)
+    if alg.private and args.epsilon is None:
+        p.error(f"--epsilon is required: {args.algorithm} is private")
     if alg.kind == "bai":
         from .bai import instance_for, simulate_bai
 
