@@ -24,6 +24,7 @@ EXAMPLE = ROOT / "examples" / "dpse_halving"
 def isolated(monkeypatch):
     """Restore the registry, the plugin records and DPBANDITS_PLUGINS, and forget the plugin modules."""
     saved = dict(registry.ALGORITHMS), dict(plugins.PLUGINS), dict(plugins._ORIGINS), dict(plugins.FILES)
+    monkeypatch.setattr(plugins, "_DIGESTS", dict(plugins._DIGESTS))
     monkeypatch.setenv(plugins.ENV, "")  # recorded, so that teardown also undoes load_plugins(export=True)
     monkeypatch.delenv(plugins.ENV)
     yield
@@ -106,6 +107,19 @@ def test_plugin_is_audited_and_benchmarked(example):
     assert control.verdict == "violation" and control.loss_lower > 2.0, control
     row = bench.bench(["dpse_halving"], [3], 2000, 500, 1, 1)[0]
     assert row["fast_ns_per_pull"] > 0 and row["reference_ns_per_pull"] > 0 and not row["collapsed"]
+
+
+def test_the_same_plugin_by_two_routes_loads_once_and_a_different_one_says_what_to_do(example, tmp_path):
+    # README order: `pip install ./examples/dpse_halving`, then DPBANDITS_PLUGINS naming the example's file
+    assert plugins.load_spec(str(EXAMPLE / "dpse_halving.py") + ":ALGORITHM") == "dpse_halving"
+    assert registry.ALGORITHMS["dpse_halving"] is example
+    assert plugins.PLUGINS["dpse_halving"].startswith("entry point")
+    edited = tmp_path / "edited" / "dpse_halving.py"  # same name, other source: a genuinely different plugin
+    edited.parent.mkdir()
+    edited.write_text((EXAMPLE / "dpse_halving.py").read_text().replace("self.R /= 2", "self.R /= 3"))
+    with pytest.raises(plugins.PluginError, match=r"^plugin '.*edited/dpse_halving.py:ALGORITHM': name "
+                       r"'dpse_halving' clashes with plugin entry point .*pip uninstall.*or rename one$"):
+        plugins.load_spec(f"{edited}:ALGORITHM")
 
 
 NUMBA_PLUGIN = '''
