@@ -295,3 +295,25 @@ def test_the_contract_checks_plugins_and_fails_the_parts_they_skip(tmp_path):
         "test_private_algorithm_passes_its_audit_and_its_control_is_flagged",  # no noise
     }, bad.stdout[-3000:]
     assert re.search(r"PASSED|passed", bad.stdout)  # the parts it does keep (its twin, its argument checks)
+
+
+TEMPLATE = ROOT / "examples" / "template" / "private_etc.py"
+
+
+def test_the_template_plugin_passes_the_contract_and_a_plan_that_ends_early_says_why(tmp_path):
+    # the README's template is complete: every part of the contract runs on it and passes
+    good = _contract(f"{TEMPLATE}:ALGORITHM", "private_etc")
+    assert good.returncode == 0, good.stdout[-3000:]
+    assert re.search(r"\b7 passed\b", good.stdout) and "skipped" not in good.stdout, good.stdout[-3000:]
+    # the same plugin whose audit horizon stops at the last exploration pull, before its one release
+    short = tmp_path / "short_plan.py"
+    short.write_text(TEMPLATE.read_text().replace('return 2 * params["m"] + 1, None', 'return 2 * params["m"], None'))
+    bad = _contract(f"{short}:ALGORITHM", "private_etc and audit")
+    assert bad.returncode == 1, bad.stdout[-3000:]
+    assert "the plan ends before the algorithm releases anything" in bad.stdout, bad.stdout[-3000:]
+
+
+def test_the_audit_says_when_its_horizon_ends_before_any_release(example):
+    early = audit.audit_algorithm("dpse_halving", 1.0, 50, seed=2, horizon=8)  # DP-SE's first epoch: > 8 pulls
+    assert audit.NO_RELEASE.format(8) in early.notes and early.verdict == "consistent"
+    assert audit.NO_RELEASE.format(8) not in audit.audit_algorithm("dpse_halving", 1.0, 50, seed=2).notes
