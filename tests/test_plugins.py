@@ -317,3 +317,15 @@ def test_the_audit_says_when_its_horizon_ends_before_any_release(example):
     early = audit.audit_algorithm("dpse_halving", 1.0, 50, seed=2, horizon=8)  # DP-SE's first epoch: > 8 pulls
     assert audit.NO_RELEASE.format(8) in early.notes and early.verdict == "consistent"
     assert audit.NO_RELEASE.format(8) not in audit.audit_algorithm("dpse_halving", 1.0, 50, seed=2).notes
+
+
+def test_the_cross_paper_notebook_counts_the_plugin_it_draws(example):
+    config = configfile.prepare(smoke_config())
+    settings = catalogue.paper_settings(config, "crosspaper", catalogue.expand(config)[1]["crosspaper"])
+    built_in = [n for n, a in registry.ALGORITHMS.items() if a.kind == "regret" and n not in plugins.PLUGINS]
+    text = report.study_summary(settings).data
+    assert text.startswith(f"{len(built_in) + 1} regret algorithms ({len(built_in)} of the papers, plus the "
+                           f"plugin {example.label}) on 8 instances, ε ∈ {{"), text
+    # the notebook states no count of its own
+    notebook = (ROOT / "notebooks" / "crosspaper.ipynb").read_text(encoding="utf-8")
+    assert not re.search(r"\b(eleven|twelve|thirteen|\d+) regret algorithms", notebook, re.I)
