@@ -1,6 +1,8 @@
 """Figures on synthetic tables (no simulation): one identity per algorithm, legends outside the data, print
 resolution, embedded fonts, the papers' axis scales, and a readable cross-paper heat-map."""
 
+import itertools
+import math
 from pathlib import Path
 
 import matplotlib
@@ -12,7 +14,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from dpbandits import catalogue, configfile, crosspaper, plotting, registry, style  # noqa: E402
+from dpbandits import catalogue, configfile, crosspaper, plotting, plugins, registry, style  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -154,6 +156,25 @@ def test_new_algorithm_gets_an_identity_without_changing_the_others(monkeypatch)
     assert {name: style.identity(name) for name in before} == before
     regret = [style.identity(n) for n, a in registry.ALGORITHMS.items() if a.kind == "regret" and n != "zz_new"]
     assert (ident.colour, ident.marker) not in {(i.colour, i.marker) for i in regret}
+
+
+def test_a_plugin_colour_keeps_clear_of_every_built_in_colour(monkeypatch):
+    built_in = {style.identity(n).colour for n in registry.ALGORITHMS if n not in plugins.PLUGINS}
+    for i in range(3):  # three private plugins: three distinct extra colours, far from every built-in one
+        new = registry.Algorithm(name=f"zz_plugin{i}", kind="regret", label=f"P{i}", private=True,
+                                 run=lambda *a: None, reference="dpbandits.reference.sajed:DPSE")
+        monkeypatch.setitem(registry.ALGORITHMS, new.name, new)
+    colours = [style.identity(f"zz_plugin{i}").colour for i in range(3)]
+    assert len(set(colours)) == 3
+    for colour in colours:
+        near = [c for c in built_in if math.dist(style.lab(colour), style.lab(c)) < style.MIN_DISTANCE]
+        assert not near, f"{colour} is within {style.MIN_DISTANCE} of built-in colours {near}"
+    # and so is every colour a plugin can get
+    for a, b in itertools.combinations([*style.EXTRA, *style.PALETTE, style.REFERENCE], 2):
+        if a in style.EXTRA:
+            assert math.dist(style.lab(a), style.lab(b)) >= style.MIN_DISTANCE, (a, b)
+    assert math.dist(style.lab("#ffffff"), (100, 0, 0)) < 1e-3 and math.dist(style.lab("#000000"), (0, 0, 0)) < 1e-3
+    assert math.dist(style.lab("#ff0000"), (53.24, 80.09, 67.20)) < 0.1  # sRGB red, as published
 
 
 def test_print_resolution_embedded_fonts_and_paper_sizes(figures, tmp_path):

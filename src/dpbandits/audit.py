@@ -69,6 +69,9 @@ DEFAULT_ALPHA = 0.05
 DEFAULT_EVENTS = 4
 MIN_COUNT = 30  # outputs seen fewer times (x and x' together) do not enter loss_upper
 CONTROL_NOISE_FACTOR = 0.02
+NO_RELEASE = ("every run gave the same output on every table over the audit horizon of {} steps: the plan ends "
+              "before the algorithm releases anything, so no loss can be seen; give Audit(plan=...) a horizon "
+              "that reaches its first noisy release")
 POWER_FACTORS = (0.1, 0.25, 0.5)  # tried after the control while flagged: the audit's power
 BAI_ARMS = ((1.0, 0.0), (0.0, 1.0), (0.6, 0.5))  # unique Max-Det set {a_1, a_2}: a tiny DP-BAI audit instance
 BAI_BUDGET = 12
@@ -584,6 +587,8 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     seen = (c1 + c2) >= MIN_COUNT
     upper = float(np.abs(_smoothed_log_ratio(c1[seen], trials, c2[seen], trials)).max(initial=0.0))
     lower = max(lbs[i], 0.0)
+    if len(sampler.outputs) == 1:
+        notes = "; ".join(filter(None, [notes, NO_RELEASE.format(width)]))
     if not alg.private:
         verdict = "not private"
     else:
