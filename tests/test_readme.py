@@ -31,11 +31,14 @@ SMOKE = ["--configfile", "config/smoke.yaml"]
 SKIP = {  # regex matched against one command: why it is not run here
     r"^python3 -m venv \.venv$": "creates the environment the test already runs in",
     r"^\. \.venv/bin/activate$": "activates that environment",
-    r"^pip install -e ": "installs the package itself: the clone's src/ is first on PYTHONPATH instead",
-    r"^snakemake --profile workflow/profiles/slurm --default-resources ": "submits jobs to a SLURM cluster",
+    r"^pip install (-c \S+ )?-e ": "installs the package itself: the clone's src/ is first on PYTHONPATH instead",
+    r"^('?SBATCH_\w+=\S+'? )*snakemake --profile workflow/profiles/slurm": "submits jobs to a SLURM cluster "
+    "(tests/test_slurm.py runs one)",
 }
 ADAPT = [  # (regex, arguments appended, why)
     (r"^snakemake (?!.*--configfile)(?!.*--profile)", SMOKE, "smoke scale: the papers' scale takes hours"),
+    (r"^dpbandits audit ", ["--trials", "1000"], "smoke scale: the smoke config's 1000 trials per table, not the "
+     "default 4000"),
     (r"^(\w+=\S+ )*pytest ", ["--collect-only", "-q", "-p", "no:cacheprovider"],
      "collects only (imports every module and plugin): the suite, of which this test is part, and the plugins' "
      "contract runs (tests/test_plugins.py) run them in full"),
