@@ -65,20 +65,6 @@ def identity(name: str) -> Identity:
     return Identity(colour, MARKERS[i % len(MARKERS)], alg.label)
 
 
-def lab(colour: str) -> tuple[float, float, float]:
-    """CIELAB (D65) coordinates of a ``#rrggbb`` colour; Euclidean distances in it approximate how different
-    two colours look (about 2: just noticeable)."""
-    rgb = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
-    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
-    xyz = [sum(m * c for m, c in zip(row, lin, strict=True)) / w for row, w in zip(_SRGB_XYZ, _D65, strict=True)]
-    f = [t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29 for t in xyz]
-    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
-
-
-_SRGB_XYZ = ((0.4124, 0.3576, 0.1805), (0.2126, 0.7152, 0.0722), (0.0193, 0.1192, 0.9505))
-_D65 = tuple(sum(row) for row in _SRGB_XYZ)  # the white point: XYZ of sRGB white
-
-
 def line_styles(keys) -> dict:
     """{key: line style} for the distinct ``keys`` in order; the empty key (the primary curve) is solid."""
     keys = list(dict.fromkeys(keys))
