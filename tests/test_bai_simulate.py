@@ -151,6 +151,14 @@ def test_uniform_table_law():
     assert np.all(np.abs(got - means) <= 4.5 * sd)
     lo, hi = reward_bounds(means, "uniform_centered", 0.1)
     np.testing.assert_allclose([lo, hi], [[0.4, 0.1], [0.6, 0.3]])
+    # means above 0.5: the message names the law, its limit and the alternative law
+    with pytest.raises(ValueError, match=r"^theta: .*\[0\.75, 0\.2\] must lie in \[0, 0\.5\] for reward='uniform'"
+                       r" .*use reward='uniform_centered' with reward_width=w"):
+        reward_bounds(np.array([0.75, 0.2]))
+    with pytest.raises(ValueError, match=r"^theta: .* must lie in \[w, 1 - w\] = \[0\.3, 0\.7\] .*reward_width=0\.3$"):
+        reward_bounds(np.array([0.75, 0.5]), "uniform_centered", 0.3)
+    lo, hi = reward_bounds(np.array([0.75, 0.5]), "uniform_centered", 0.25)  # the alternative it names works
+    np.testing.assert_allclose([lo, hi], [[0.5, 0.25], [1.0, 0.75]])
 
 
 def test_instances():

@@ -52,8 +52,15 @@ def test_job_overhead_runs_the_pipeline_entry_point():
     assert 0 < bench.job_overhead(spec, repeats=1) < 60
 
 
-@pytest.mark.parametrize("args", [["--horizon", "0"], ["--runs", "0"], ["--reference-repeats", "0"], ["--k", "1"],
-                                  ["--algorithms", "dp_bai"]])
+@pytest.mark.parametrize("args", [["--horizon", "0"], ["--runs", "0"], ["--reference-repeats", "0"], ["--k", "1"]])
 def test_bad_arguments(args, tmp_path):
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as exc:
+        bench.main([*args, "--out", str(tmp_path / "x.json"), "--no-pipeline-estimate"])
+    assert exc.value.code == 2  # argparse's usage error
+
+
+@pytest.mark.parametrize(("args", "culprit"), [(["--algorithms", "dp_bai"], "--algorithms"),
+                                               (["--config", "no/such.yaml"], "--config no/such.yaml")])
+def test_bad_values_are_named(args, culprit, tmp_path):
+    with pytest.raises(ValueError, match=f"^{culprit}"):
         bench.main([*args, "--out", str(tmp_path / "x.json"), "--no-pipeline-estimate"])

@@ -136,8 +136,9 @@ SEMANTIC = [
     (lambda c: _tossou(c).update(horizon=1), "horizon"),
     (lambda c: _tossou(c).update(instance={"name": "C9", "k": 5}), "instance"),
     (lambda c: _tossou(c).update(instance={"name": "C2"}), "instance"),
-    (lambda c: c["algorithms"]["dp_ucb_int"].update(int_update="sometimes"), "int_update"),
-    (lambda c: c["algorithms"]["ucb"].update(colour=1), "colour"),
+    (lambda c: c["algorithms"]["dp_ucb_int"].update(int_update="sometimes"), "algorithms.dp_ucb_int.int_update: "),
+    (lambda c: c["algorithms"]["ucb"].update(colour=1), "algorithms.ucb.colour: "),
+    (lambda c: c["algorithms"].update(dp_ucb={"gamma_log": "log2"}), "algorithms.dp_ucb.gamma_log: "),
     (lambda c: c["algorithms"].update(not_an_algorithm={}), "algorithms.not_an_algorithm"),
     (lambda c: c.update(papers={}), "papers"),
 ]
@@ -160,6 +161,8 @@ def test_expand_rejects_bad_config_naming_the_key(mutate, culprit):
     with pytest.raises(catalogue.ConfigError) as err:
         catalogue.expand(configfile.prepare(cfg, SCHEMA))
     assert culprit in str(err.value)
+    if culprit.startswith("algorithms."):  # an override is named where it was typed, not at a figure using it
+        assert str(err.value).startswith(culprit), str(err.value)
 
 
 def test_packed_job_results_equal_single_jobs(tmp_path):

@@ -351,6 +351,7 @@ def test_private_algorithm_passes_its_audit_and_its_control_is_flagged(name):
     real = audit.audit_algorithm(name, epsilon, trials, seed=4)
     control = audit.audit_algorithm(name, epsilon, trials, seed=4, noise_factor=audit.CONTROL_NOISE_FACTOR)
     assert real.verdict == "consistent", real
+    assert audit.NO_RELEASE.format(control.horizon) not in control.notes, f"{name}: {control.notes}"
     if plan.control:
         assert control.verdict == "consistent" and plan.control in control.notes, control
     else:

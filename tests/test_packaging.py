@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+import yte
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,12 +73,13 @@ echo "python $*" >> "$FAKE_LOG"
 """
 
 
-@pytest.mark.parametrize(("pip", "pytest_status", "expected_rc", "ran"), [
-    (1, 0, 1, ["pip"]),  # a failed install: CI fails, and neither the tests nor the mutants run
-    (0, 1, 1, ["pip", "pytest"]),  # failing tests: CI fails, the mutant harness does not run
-    (0, 0, 0, ["pip", "pytest", "python tests/noise_mutants.py"]),
+@pytest.mark.parametrize(("pip", "pytest_status", "ruff", "expected_rc", "ran"), [
+    (1, 0, 0, 1, ["pip"]),  # a failed install: CI fails, and neither the tests nor the mutants run
+    (0, 1, 0, 1, ["pip", "pytest"]),  # failing tests: CI fails, the mutant harness does not run
+    (0, 0, 1, 1, ["pip", "pytest", "ruff check ."]),  # a lint finding: CI fails
+    (0, 0, 0, 0, ["pip", "pytest", "ruff check .", "python tests/noise_mutants.py"]),
 ])
-def test_ci_stops_on_a_failed_install_or_failing_tests(tmp_path, pip, pytest_status, expected_rc, ran):
+def test_ci_stops_on_a_failed_install_or_failing_tests(tmp_path, pip, pytest_status, ruff, expected_rc, ran):
     # .ci/run in a scratch checkout with fake python3/pip/pytest that log their calls and exit as told
     (tmp_path / ".ci").mkdir()
     shutil.copy(ROOT / ".ci" / "run", tmp_path / ".ci" / "run")
@@ -87,7 +89,8 @@ def test_ci_stops_on_a_failed_install_or_failing_tests(tmp_path, pip, pytest_sta
     fake.mkdir()
     tools = {"python3": FAKE_PYTHON, "python": FAKE_PYTHON,
              "pip": f'#!/bin/sh\necho pip >> "$FAKE_LOG"\nexit {pip}\n',
-             "pytest": f'#!/bin/sh\necho pytest >> "$FAKE_LOG"\nexit {pytest_status}\n'}
+             "pytest": f'#!/bin/sh\necho pytest >> "$FAKE_LOG"\nexit {pytest_status}\n',
+             "ruff": f'#!/bin/sh\necho "ruff $*" >> "$FAKE_LOG"\nexit {ruff}\n'}
     for name, text in tools.items():
         (fake / name).write_text(text)
         (fake / name).chmod(0o755)
@@ -96,6 +99,38 @@ def test_ci_stops_on_a_failed_install_or_failing_tests(tmp_path, pip, pytest_sta
     assert proc.returncode == expected_rc, proc.stdout + proc.stderr
     assert log.read_text().splitlines() == ran
     assert not (tmp_path / ".venv" / "stale").exists()  # the environment was made anew
+
+
+def test_python_is_ruff_formatted():
+    """``ruff format`` (the pre-commit hook) leaves every Python file as it is."""
+    proc = subprocess.run([sys.executable, "-m", "ruff", "format", "--check", "."], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+
+
+HOOK_CASES = [  # (hook, file, clean text, text the hook must refuse)
+    ("ruff-check", "lint.py", "import os\n\nprint(os.sep)\n", "import os\n"),
+    ("ruff-format", "fmt.py", 'x = {"a": 1}\n', 'x = {"a":1}\n'),
+    ("snakefmt", "Snakefile", 'rule a:\n    output:\n        "x",\n    shell:\n        "touch {output}"\n',
+     'rule a:\n    output: "x"\n    shell: "touch {output}"\n'),
+]
+
+
+@pytest.mark.parametrize(("hook", "name", "clean", "bad"), HOOK_CASES)
+def test_pre_commit_hooks_refuse_what_the_lint_refuses(tmp_path, hook, name, clean, bad):
+    """Each hook of .pre-commit-config.yaml passes a clean file and fails on a finding (in a scratch repository
+    with the project's config and pyproject.toml; the hooks run this environment's tools, offline)."""
+    for f in (".pre-commit-config.yaml", "pyproject.toml"):
+        shutil.copy(ROOT / f, tmp_path / f)
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / ".cache"),
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    for text, expected in [(clean, 0), (bad, 1)]:
+        (tmp_path / name).write_text(text)
+        subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+        proc = subprocess.run([sys.executable, "-m", "pre_commit", "run", hook, "--files", name], cwd=tmp_path,
+                              env=env, capture_output=True, text=True)
+        assert proc.returncode == expected, (text, proc.stdout + proc.stderr)
 
 
 @pytest.mark.pipeline
@@ -110,7 +145,8 @@ def test_slurm_profile_plans_the_full_dag():
     out = proc.stdout
     jobs = re.findall(r"^rule (\w+):\n((?:    .*\n)+)", out, re.M)
     assert jobs
-    profile = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.yaml").read_text())
+    with open(ROOT / "workflow/profiles/slurm/config.yaml") as fh:  # a YTE template, as Snakemake reads it
+        profile = yte.process_yaml(fh, require_use_yte=True)
     for rule, body in jobs:
         resources = dict(re.findall(r"(\w+)=([^,\s]+)", re.search(r"resources: (.*)", body).group(1)))
         expected = {**profile["default-resources"], **profile["set-resources"].get(rule, {})}

@@ -12,7 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from _offline import remote_fetches
 
+import dpbandits
 from dpbandits import ALGORITHMS, configfile
 from dpbandits.audit import default_algorithms
 from dpbandits.report import paper_algorithms
@@ -210,6 +212,31 @@ def test_report_is_self_contained(smoke_run):
     assert report.is_file() and report.stat().st_size > 100_000
     text = report.read_text(errors="ignore")
     assert "claims" in text and "audit" in text
+
+
+def test_every_rendered_html_reads_offline(smoke_run):
+    """No rendered page (notebooks, report) fetches anything remote; the notebooks carry no TeX, which the
+    dropped MathJax would have typeset."""
+    results = smoke_run / "results"
+    if not (results / "report.html").is_file():
+        _run(smk("--report", "results/report.html"), smoke_run)
+    pages = sorted(results.rglob("*.html"))
+    assert {p.name for p in pages} >= {"report.html", "tossou2016.html", "chen2024.html"}, pages
+    for page in pages:
+        assert not remote_fetches(page.read_text(encoding="utf-8", errors="ignore")), page
+    for page in (results / "notebooks").glob("*.html"):
+        assert not re.search(r"\$[^$\s][^$]*\$|\\\(|\\\[", _visible_text(page.read_text(encoding="utf-8"))), page
+
+
+def test_ledger_notebooks_and_report_state_the_version_and_commit(smoke_run):
+    made = f"Made with dpbandits {dpbandits.__version__} (commit unknown)"  # the copy is no git checkout
+    results = smoke_run / "results"
+    assert made in (results / "claims.md").read_text()
+    for page in (results / "notebooks").glob("*.html"):
+        assert made in _visible_text(page.read_text(encoding="utf-8")), page
+    if not (results / "report.html").is_file():
+        _run(smk("--report", "results/report.html"), smoke_run)
+    assert made.replace("Made", "made") in (results / "report.html").read_text(errors="ignore")
 
 
 def test_ledger_and_audit_are_written(smoke_run):

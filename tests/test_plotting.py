@@ -1,18 +1,22 @@
 """Figures on synthetic tables (no simulation): one identity per algorithm, legends outside the data, print
 resolution, embedded fonts, the papers' axis scales, and a readable cross-paper heat-map."""
 
+import itertools
+import math
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
+import colorspacious  # noqa: E402
+import matplotlib.colors  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from dpbandits import catalogue, configfile, crosspaper, plotting, registry, style  # noqa: E402
+from dpbandits import catalogue, configfile, crosspaper, plotting, plugins, registry, style  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -154,6 +158,28 @@ def test_new_algorithm_gets_an_identity_without_changing_the_others(monkeypatch)
     assert {name: style.identity(name) for name in before} == before
     regret = [style.identity(n) for n, a in registry.ALGORITHMS.items() if a.kind == "regret" and n != "zz_new"]
     assert (ident.colour, ident.marker) not in {(i.colour, i.marker) for i in regret}
+
+
+def _lab(colour: str):
+    """CIELAB coordinates of a ``#rrggbb`` colour (D65): distances there approximate how different colours look."""
+    return colorspacious.cspace_convert(matplotlib.colors.to_rgb(colour), "sRGB1", "CIELab")
+
+
+def test_a_plugin_colour_keeps_clear_of_every_built_in_colour(monkeypatch):
+    built_in = {style.identity(n).colour for n in registry.ALGORITHMS if n not in plugins.PLUGINS}
+    for i in range(3):  # three private plugins: three distinct extra colours, far from every built-in one
+        new = registry.Algorithm(name=f"zz_plugin{i}", kind="regret", label=f"P{i}", private=True,
+                                 run=lambda *a: None, reference="dpbandits.reference.sajed:DPSE")
+        monkeypatch.setitem(registry.ALGORITHMS, new.name, new)
+    colours = [style.identity(f"zz_plugin{i}").colour for i in range(3)]
+    assert len(set(colours)) == 3
+    for colour in colours:
+        near = [c for c in built_in if math.dist(_lab(colour), _lab(c)) < style.MIN_DISTANCE]
+        assert not near, f"{colour} is within {style.MIN_DISTANCE} of built-in colours {near}"
+    # and so is every colour a plugin can get
+    for a, b in itertools.combinations([*style.EXTRA, *style.PALETTE, style.REFERENCE], 2):
+        if a in style.EXTRA:
+            assert math.dist(_lab(a), _lab(b)) >= style.MIN_DISTANCE, (a, b)
 
 
 def test_print_resolution_embedded_fonts_and_paper_sizes(figures, tmp_path):

@@ -24,6 +24,7 @@ EXAMPLE = ROOT / "examples" / "dpse_halving"
 def isolated(monkeypatch):
     """Restore the registry, the plugin records and DPBANDITS_PLUGINS, and forget the plugin modules."""
     saved = dict(registry.ALGORITHMS), dict(plugins.PLUGINS), dict(plugins._ORIGINS), dict(plugins.FILES)
+    monkeypatch.setattr(plugins, "_DIGESTS", dict(plugins._DIGESTS))
     monkeypatch.setenv(plugins.ENV, "")  # recorded, so that teardown also undoes load_plugins(export=True)
     monkeypatch.delenv(plugins.ENV)
     yield
@@ -106,6 +107,19 @@ def test_plugin_is_audited_and_benchmarked(example):
     assert control.verdict == "violation" and control.loss_lower > 2.0, control
     row = bench.bench(["dpse_halving"], [3], 2000, 500, 1, 1)[0]
     assert row["fast_ns_per_pull"] > 0 and row["reference_ns_per_pull"] > 0 and not row["collapsed"]
+
+
+def test_the_same_plugin_by_two_routes_loads_once_and_a_different_one_says_what_to_do(example, tmp_path):
+    # README order: `pip install ./examples/dpse_halving`, then DPBANDITS_PLUGINS naming the example's file
+    assert plugins.load_spec(str(EXAMPLE / "dpse_halving.py") + ":ALGORITHM") == "dpse_halving"
+    assert registry.ALGORITHMS["dpse_halving"] is example
+    assert plugins.PLUGINS["dpse_halving"].startswith("entry point")
+    edited = tmp_path / "edited" / "dpse_halving.py"  # same name, other source: a genuinely different plugin
+    edited.parent.mkdir()
+    edited.write_text((EXAMPLE / "dpse_halving.py").read_text().replace("self.R /= 2", "self.R /= 3"))
+    with pytest.raises(plugins.PluginError, match=r"^plugin '.*edited/dpse_halving.py:ALGORITHM': name "
+                       r"'dpse_halving' clashes with plugin entry point .*pip uninstall.*or rename one$"):
+        plugins.load_spec(f"{edited}:ALGORITHM")
 
 
 NUMBA_PLUGIN = '''
@@ -281,3 +295,37 @@ def test_the_contract_checks_plugins_and_fails_the_parts_they_skip(tmp_path):
         "test_private_algorithm_passes_its_audit_and_its_control_is_flagged",  # no noise
     }, bad.stdout[-3000:]
     assert re.search(r"PASSED|passed", bad.stdout)  # the parts it does keep (its twin, its argument checks)
+
+
+TEMPLATE = ROOT / "examples" / "template" / "private_etc.py"
+
+
+def test_the_template_plugin_passes_the_contract_and_a_plan_that_ends_early_says_why(tmp_path):
+    # the README's template is complete: every part of the contract runs on it and passes
+    good = _contract(f"{TEMPLATE}:ALGORITHM", "private_etc")
+    assert good.returncode == 0, good.stdout[-3000:]
+    assert re.search(r"\b7 passed\b", good.stdout) and "skipped" not in good.stdout, good.stdout[-3000:]
+    # the same plugin whose audit horizon stops at the last exploration pull, before its one release
+    short = tmp_path / "short_plan.py"
+    short.write_text(TEMPLATE.read_text().replace('return 2 * params["m"] + 1, None', 'return 2 * params["m"], None'))
+    bad = _contract(f"{short}:ALGORITHM", "private_etc and audit")
+    assert bad.returncode == 1, bad.stdout[-3000:]
+    assert "the plan ends before the algorithm releases anything" in bad.stdout, bad.stdout[-3000:]
+
+
+def test_the_audit_says_when_its_horizon_ends_before_any_release(example):
+    early = audit.audit_algorithm("dpse_halving", 1.0, 50, seed=2, horizon=8)  # DP-SE's first epoch: > 8 pulls
+    assert audit.NO_RELEASE.format(8) in early.notes and early.verdict == "consistent"
+    assert audit.NO_RELEASE.format(8) not in audit.audit_algorithm("dpse_halving", 1.0, 50, seed=2).notes
+
+
+def test_the_cross_paper_notebook_counts_the_plugin_it_draws(example):
+    config = configfile.prepare(smoke_config())
+    settings = catalogue.paper_settings(config, "crosspaper", catalogue.expand(config)[1]["crosspaper"])
+    built_in = [n for n, a in registry.ALGORITHMS.items() if a.kind == "regret" and n not in plugins.PLUGINS]
+    text = report.study_summary(settings).data
+    assert text.startswith(f"{len(built_in) + 1} regret algorithms ({len(built_in)} of the papers, plus the "
+                           f"plugin {example.label}) on 8 instances, ε ∈ {{"), text
+    # the notebook states no count of its own
+    notebook = (ROOT / "notebooks" / "crosspaper.ipynb").read_text(encoding="utf-8")
+    assert not re.search(r"\b(eleven|twelve|thirteen|\d+) regret algorithms", notebook, re.I)

@@ -27,9 +27,9 @@ def test_the_note_names_the_caps_and_is_empty_at_the_papers_scale():
 
 
 def test_the_ledger_opens_with_the_note_only_when_scaled_down():
-    scaled = markdown(_ledger(), SMOKE)
+    scaled = markdown(_ledger(), scale=SMOKE)
     assert scaled.split("## ")[0].count(report.scale_note(SMOKE)) == 1
-    assert "Scaled-down" not in markdown(_ledger(), {}) and "Scaled-down" not in markdown(_ledger())
+    assert "Scaled-down" not in markdown(_ledger(), scale={}) and "Scaled-down" not in markdown(_ledger())
 
 
 def test_a_capped_figure_caption_says_its_settings_are_not_the_stated_ones():

@@ -8,9 +8,9 @@ Importing it registers the built-in algorithms and the plugins (:mod:`dpbandits.
 2
 """
 
-__version__ = "0.1.0"
+from . import _version, numba_cache
 
-from . import numba_cache  # noqa: E402
+__version__ = _version.version()  # one source: the package metadata (pyproject.toml)
 
 numba_cache.configure()  # before any kernel module: compiled code is keyed by the sources it compiles
 

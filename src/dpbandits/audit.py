@@ -51,6 +51,7 @@ import argparse
 import importlib
 import importlib.util
 import math
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -68,6 +69,9 @@ DEFAULT_ALPHA = 0.05
 DEFAULT_EVENTS = 4
 MIN_COUNT = 30  # outputs seen fewer times (x and x' together) do not enter loss_upper
 CONTROL_NOISE_FACTOR = 0.02
+NO_RELEASE = ("every run gave the same output on every table over the audit horizon of {} steps: the plan ends "
+              "before the algorithm releases anything, so no loss can be seen; give Audit(plan=...) a horizon "
+              "that reaches its first noisy release")
 POWER_FACTORS = (0.1, 0.25, 0.5)  # tried after the control while flagged: the audit's power
 BAI_ARMS = ((1.0, 0.0), (0.0, 1.0), (0.6, 0.5))  # unique Max-Det set {a_1, a_2}: a tiny DP-BAI audit instance
 BAI_BUDGET = 12
@@ -583,6 +587,8 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     seen = (c1 + c2) >= MIN_COUNT
     upper = float(np.abs(_smoothed_log_ratio(c1[seen], trials, c2[seen], trials)).max(initial=0.0))
     lower = max(lbs[i], 0.0)
+    if len(sampler.outputs) == 1:
+        notes = "; ".join(filter(None, [notes, NO_RELEASE.format(width)]))
     if not alg.private:
         verdict = "not private"
     else:
@@ -641,9 +647,19 @@ def audit_all(algorithms=None, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     return pd.DataFrame(rows)
 
 
-def main(argv=None) -> None:
-    """CLI: ``python -m dpbandits.audit --out DIR [--trials N] [--algorithms a b ...]``."""
-    p = argparse.ArgumentParser(prog="python -m dpbandits.audit", description=__doc__.split("\n")[0])
+def failed_checks(df: pd.DataFrame) -> list[str]:
+    """What an audit table gets wrong: a real row flagged, or a control not flagged whose plan expects it."""
+    bad = [f"{r.algorithm} ({r.engine}): real audit flagged, loss >= {r.loss_lower:.3g} > epsilon {r.epsilon:g}"
+           for r in df[(df["role"] == "real") & (df["verdict"] == "violation")].itertuples()]
+    for r in df[(df["role"] == "control") & (df["verdict"] != "violation")].itertuples():
+        if not _lookup(r.algorithm).audit.control:  # a plan that states why its control cannot be flagged
+            bad.append(f"{r.algorithm} ({r.engine}): control with noise x{r.noise_factor:g} not flagged")
+    return bad
+
+
+def main(argv=None, prog: str = "dpbandits audit") -> int:
+    """CLI: ``dpbandits audit --out DIR [--trials N] [--algorithms a b ...] [--check]``."""
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     p.add_argument("--out", required=True, type=Path, help="output folder for audit.csv and audit.md")
     p.add_argument("--trials", type=int, default=DEFAULT_TRIALS, help="measurement runs per table")
     p.add_argument("--algorithms", nargs="+", default=None, help="default: every private one")
@@ -655,6 +671,8 @@ def main(argv=None) -> None:
                    help="under-noising factors tried after the control while flagged (none: no power rows)")
     p.add_argument("--no-controls", action="store_true")
     p.add_argument("--no-kernels", action="store_true", help="audit the twins only")
+    p.add_argument("--check", action="store_true",
+                   help="exit 1 if a real audit is flagged or a control that should be flagged is not")
     args = p.parse_args(argv)
     df = audit_all(args.algorithms, args.epsilon, args.trials, args.seed, not args.no_controls,
                    args.control_factor, args.alpha, args.power_factors, not args.no_kernels)
@@ -663,7 +681,13 @@ def main(argv=None) -> None:
     text = to_markdown(df, seed=args.seed, control_factor=args.control_factor, power_factors=args.power_factors)
     (args.out / "audit.md").write_text(text)
     print(text)
+    bad = failed_checks(df) if args.check else []
+    for line in bad:
+        print(f"{prog}: check failed: {line}", file=sys.stderr)
+    return 1 if bad else 0
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # the same as `dpbandits audit`
+    from .cli import main as cli
+
+    sys.exit(cli(["audit", *sys.argv[1:]]))

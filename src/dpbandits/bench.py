@@ -254,8 +254,8 @@ def markdown(report: dict) -> str:
     return "\n".join(lines)
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m dpbandits.bench", description=__doc__.split("\n")[0])
+def parse_args(argv=None, prog: str = "dpbandits bench") -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     p.add_argument("--algorithms", nargs="+", default=None, help="regret algorithms (default: all)")
     p.add_argument("--k", nargs="+", type=int, default=[5, 20], help="numbers of arms (instance C2)")
     p.add_argument("--horizon", type=int, default=1_000_000, help="pulls per fast run")
@@ -282,22 +282,24 @@ def parse_args(argv=None) -> argparse.Namespace:
     return args
 
 
-def main(argv=None) -> dict:
-    """Run the benchmark, write the JSON report to ``--out``, print markdown; return the report."""
+def main(argv=None, prog: str = "dpbandits bench") -> dict:
+    """Run the benchmark, write the JSON report to ``--out``, print markdown; return the report.
+
+    A bad ``--config`` or ``--algorithms`` raises ``ValueError`` naming it (``dpbandits bench``: exit 2)."""
     from . import configfile
 
-    args = parse_args(argv)
+    args = parse_args(argv, prog)
     try:
         config = configfile.load([args.config])  # validated, with the schema's defaults
-    except ValueError as err:
-        raise SystemExit(f"--config {args.config}: {err}") from None
+    except (OSError, ValueError) as err:
+        raise ValueError(f"--config {args.config}: {err}") from None
     plugins.load_plugins(config["plugins"])  # the config's plugin algorithms are benchmarked too
     algorithms = args.algorithms or regret_algorithms()
     for name in algorithms:
         try:
             registry.get(name, "regret")
         except ValueError as err:
-            raise SystemExit(f"--algorithms: {err}") from None
+            raise ValueError(f"--algorithms: {err}") from None
     meta = {
         "instance": INSTANCE, "epsilon": EPSILON, "seed": SEED, "horizon": args.horizon,
         "reference_horizon": args.reference_horizon, "runs": args.runs, "repeats": args.repeats,
@@ -326,5 +328,7 @@ def main(argv=None) -> dict:
     return report
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # the same as `dpbandits bench`
+    from .cli import main as cli
+
+    sys.exit(cli(["bench", *sys.argv[1:]]))

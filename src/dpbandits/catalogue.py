@@ -163,6 +163,11 @@ def expand(config: dict, reading=None) -> tuple[dict[str, SimSpec], dict[str, di
     for pname in config["algorithms"]:
         if pname not in registry.ALGORITHMS:
             raise ConfigError(f"algorithms.{pname}: unknown algorithm; allowed: {sorted(registry.ALGORITHMS)}")
+        for key, value in config["algorithms"][pname].items():  # each override named where it is typed
+            try:
+                registry.ALGORITHMS[pname].resolve({key: value})
+            except ValueError as err:
+                raise ConfigError(f"algorithms.{pname}.{key}: {err}") from None
     papers = config["papers"]
     if not papers:
         raise ConfigError("papers: the figure catalogue is empty")

@@ -260,20 +260,48 @@ def readme(text: str, schema: dict) -> str:
     return f"{before}{BEGIN}\n\n{tables(schema)}\n{END}{after}"
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="Regenerate the key tables of config/README.md from the schema.")
+def validate(paths, base=ROOT / "config" / "config.yaml") -> str:
+    """Plan the config files ``paths`` merged over ``base`` (as ``snakemake --configfile PATHS`` does);
+    a one-line summary, or ``ConfigError`` naming the key."""
+    import yaml
+
+    from . import planning
+
+    config: dict = {}
+    for path in [base, *paths]:
+        try:
+            merge(config, yaml.safe_load(Path(path).read_text()) or {})
+        except (OSError, yaml.YAMLError) as err:
+            raise ConfigError(f"{path}: {str(err).splitlines()[0]}") from None
+    plan = planning.plan(config)
+    return (f"valid: {len(plan.sims)} simulation configurations in {len(plan.jobs)} simulation jobs, "
+            f"{len(plan.figures)} papers")
+
+
+def main(argv=None, prog: str = "dpbandits config") -> int:
+    """CLI: regenerate config/README.md's tables (``--check``: exit 1 if stale), or ``--validate`` configs."""
+    parser = argparse.ArgumentParser(
+        prog=prog, description="Regenerate the key tables of config/README.md from the schema, or validate configs.")
     parser.add_argument("--check", action="store_true", help="fail if config/README.md is stale; write nothing")
+    parser.add_argument("--validate", nargs="+", metavar="CONFIG",
+                        help="check these config files, merged over config/config.yaml as snakemake --configfile "
+                             "merges them (invalid: exit 2, naming the key); writes nothing")
     args = parser.parse_args(argv)
+    if args.validate:
+        print(validate(args.validate))
+        return 0
     text = README.read_text()
     new = readme(text, load_schema())
     if args.check:
         if new != text:
-            print("config/README.md is stale: run python -m dpbandits.configfile", file=sys.stderr)
+            print("config/README.md is stale: run dpbandits config", file=sys.stderr)
             return 1
         return 0
     README.write_text(new)
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # the same as `dpbandits config`
+    from .cli import main as cli
+
+    sys.exit(cli(["config", *sys.argv[1:]]))

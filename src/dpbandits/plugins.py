@@ -49,6 +49,7 @@ PLUGINS: dict[str, str] = {}
 FILES: dict[str, tuple[str, ...]] = {}
 """{algorithm name: absolute paths of the plugin's own files outside the package}."""
 _ORIGINS: dict[str, str] = {}  # origin (entry point or resolved spec) -> algorithm name
+_DIGESTS: dict[str, str | None] = {}  # algorithm name -> SHA-256 of its module's file (see _digest)
 
 
 class PluginError(ValueError):
@@ -102,7 +103,8 @@ def load_plugins(specs: Iterable[str] = (), export: bool = False) -> list[str]:
     Returns
     -------
     list[str]: names of the plugins ``specs`` name, in order. Loading is idempotent: a plugin already
-    registered from the same place is not loaded again.
+    registered from the same place, or from a file with the same contents (an installed copy of
+    the module a spec names), is not loaded again.
 
     Raises
     ------
@@ -189,14 +191,25 @@ def _load(label: str, origin: str, get: Callable, module: str) -> str:
     if existing is not None and alg.name not in PLUGINS:
         raise PluginError(f"plugin {label}: name {alg.name!r} clashes with the built-in algorithm {alg.name!r}; "
                           "rename the plugin")
-    if existing is not None and existing.run is not alg.run:
-        raise PluginError(f"plugin {label}: name {alg.name!r} clashes with plugin {PLUGINS[alg.name]}")
+    digest = _digest(sys.modules.get(module))
+    if existing is not None and existing.run is not alg.run and (digest is None or digest != _DIGESTS.get(alg.name)):
+        raise PluginError(f"plugin {label}: name {alg.name!r} clashes with plugin {PLUGINS[alg.name]}, whose "
+                          "source differs; load one of them only (pip uninstall the package, or drop it from "
+                          f"{ENV} and the config's plugins), or rename one")
     if existing is None:
         registry.register(alg)
         PLUGINS[alg.name] = label
         FILES[alg.name] = _files(alg, sys.modules.get(module))
+        _DIGESTS[alg.name] = digest
     _ORIGINS[origin] = alg.name
     return alg.name
+
+
+def _digest(module) -> str | None:
+    """SHA-256 of the file defining ``module``: the same plugin reached by two routes (an installed copy and
+    its source file) has the same one, and is loaded once."""
+    path = _source(module) if module is not None else None
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path is not None else None
 
 
 def _reserved(kind: str) -> set[str]:

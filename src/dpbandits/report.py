@@ -43,6 +43,26 @@ def paper_algorithms(config: dict, paper: str) -> list[str]:
     return list(catalogue.paper_settings(config, paper, catalogue.expand(config)[1][paper])["algorithms"])
 
 
+def study_summary(settings: dict, then: str = ""):
+    """Markdown: how many algorithms the figures draw (plugins named), on how many instances, at which epsilons,
+    followed by ``then``."""
+    from IPython.display import Markdown
+
+    from . import plugins
+
+    names = list(settings["algorithms"])
+    added = [registry.ALGORITHMS[n].label for n in names if n in plugins.PLUGINS]
+    kinds = {registry.ALGORITHMS[n].kind for n in names}
+    what = f"{len(names)} {' and '.join(sorted(kinds))} algorithms"
+    if added:
+        plural = "s" * (len(added) > 1)
+        what += f" ({len(names) - len(added)} of the papers, plus the plugin{plural} {', '.join(added)})"
+    instances = {i for row in settings["figures"] for i in row["instances"].split("; ")}
+    eps = sorted({e for row in settings["figures"] for e in row["epsilons"]})
+    return Markdown(f"{what} on {len(instances)} instances, ε ∈ {{{', '.join(f'{e:g}' for e in eps)}}}, one "
+                    f"package and one root seed: {then}".rstrip())
+
+
 def settings_table(settings: dict) -> pd.DataFrame:
     """Every parameter of the paper's algorithms as used: value, library default, and its documentation.
 

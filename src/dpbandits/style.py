@@ -2,8 +2,9 @@
 
 Colours come from seaborn's colour-blind-safe ``colorblind`` palette (its yellow, unreadable as a thin line
 on white, left out); non-private reference algorithms (UCB, OD-LinBAI) are black. ``ORDER`` fixes the
-identities of the known algorithms so that each paper's figures get distinct colours; an algorithm added to
-the registry later gets the next (colour, marker) of its group, deterministically (sorted by name).
+identities of the known algorithms so that each paper's figures get distinct colours; a private algorithm added
+to the registry later (a plugin) gets the next colour of ``EXTRA``, which keeps clear of every built-in colour,
+and the next marker of its group, deterministically (sorted by name).
 Line styles tell variants and epsilons of one algorithm apart; dotted lines are theory bounds only.
 """
 
@@ -16,6 +17,12 @@ from . import registry
 # seaborn.color_palette("colorblind") without its yellow (#ece133)
 PALETTE = ("#0173b2", "#de8f05", "#029e73", "#d55e00", "#cc78bc", "#56b4e9", "#ca9161", "#fbafe4", "#949494")
 REFERENCE = "#000000"  # non-private algorithms
+# Colours of private algorithms outside ORDER (plugins): from seaborn's "dark" and matplotlib's Dark2, Set1 and
+# tab20b palettes, each at CIELAB distance >= MIN_DISTANCE from every PALETTE colour, from black and from each
+# other (the PALETTE colours are >= 20 apart), readable as thin lines (L* <= 70, chroma >= 20).
+EXTRA = ("#001c7f", "#12711c", "#8c0800", "#592f0d", "#006374", "#e7298a", "#66a61e", "#e41a1c", "#393b79", "#6b6ecf",
+         "#9c9ede", "#637939", "#bd9e39", "#ad494a")
+MIN_DISTANCE = 25.0
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 LINESTYLES = ("-", "--", "-.", (0, (6, 1.5, 1, 1.5, 1, 1.5)), (0, (10, 3)), (0, (3, 1.5)))
 BOUND = ":"  # theory bounds, in the colour of their curve
@@ -51,7 +58,10 @@ def identity(name: str) -> Identity:
     group = sorted(a.name for a in registry.ALGORITHMS.values()
                    if (a.kind, a.private) == (alg.kind, alg.private) and a.name not in known)
     i = known.index(name) if name in known else len(known) + group.index(name)
-    colour = PALETTE[i % len(PALETTE)] if alg.private else REFERENCE
+    if not alg.private:
+        colour = REFERENCE
+    else:
+        colour = PALETTE[i % len(PALETTE)] if name in known else EXTRA[group.index(name) % len(EXTRA)]
     return Identity(colour, MARKERS[i % len(MARKERS)], alg.label)
 
 

@@ -5,7 +5,7 @@ import os
 import shlex
 from pathlib import Path
 
-from dpbandits import ALGORITHMS, catalogue, planning, progress, readings, sources
+from dpbandits import ALGORITHMS, catalogue, planning, progress, provenance, readings, sources
 from dpbandits.pipeline import ENTRY_POINTS
 from snakemake.logging import logger
 
@@ -29,6 +29,8 @@ SIMS, FIGURES, READINGS, JOBS, WHERE = (
 )
 
 RESULTS = config["results"]
+# the report's description states what made it (workflow/report/workflow.rst); no rule reads this key
+config["_made_with"] = provenance.made_with()
 BASE = Path(workflow.basedir)
 PAPERS = list(FIGURES)
 SIM_OUTPUTS = {os.path.abspath(job.path(RESULTS)): key for key, job in JOBS.items()}

@@ -108,8 +108,14 @@ def reward_bounds(means: np.ndarray, reward: str = "uniform", width: float | Non
     else:
         raise ValueError(f"reward={brief(reward)} is not one of {list(REWARDS)}")
     if np.any(np.minimum(lo, hi) < -ROUNDOFF) or np.any(np.maximum(lo, hi) > 1 + ROUNDOFF):  # U[0, 2 mu], mu < 0
+        if reward == "uniform":
+            raise ValueError(
+                f"theta: means arms @ theta = {means.tolist()} must lie in [0, 0.5] for reward='uniform' "
+                "(U[0, 2 mu]); for means above 0.5 use reward='uniform_centered' with reward_width=w "
+                "(U[mu - w, mu + w], needs w <= mu <= 1 - w)"
+            )
         raise ValueError(
-            f"theta: means arms @ theta = {means.tolist()} give reward supports outside [0, 1] "
-            f"for reward={reward!r}"
+            f"theta: means arms @ theta = {means.tolist()} must lie in [w, 1 - w] = [{width:g}, {1 - width:g}] "
+            f"for reward='uniform_centered' with reward_width={width:g}"
         )
     return np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)

@@ -120,9 +120,10 @@ def _table(header: list[str], rows) -> list[str]:
 SYMBOL = {HOLDS: "holds", FAILS: "**fails**", INCONCLUSIVE: "?"}
 
 
-def markdown(df: pd.DataFrame, scale: dict | None = None) -> str:
+def markdown(df: pd.DataFrame, made_with: str = "", scale: dict | None = None) -> str:
     """``results/claims.md``: default verdicts with robustness, each paper's verdicts per reading, diagnostic;
-    opening with a warning when the run was scaled down (the config's ``scale`` caps)."""
+    ``made_with`` (e.g. :func:`dpbandits.provenance.made_with`) is stated under the title, and a run scaled down
+    by the config's ``scale`` caps opens with a warning."""
     default = df[df["reading"] == DEFAULT]
     counts = default["verdict"].value_counts().to_dict()
     robust = default["robustness"].value_counts().to_dict()
@@ -130,6 +131,7 @@ def markdown(df: pd.DataFrame, scale: dict | None = None) -> str:
         "# Claims ledger",
         "",
         *([note, ""] if (note := scale_note(scale)) else []),
+        *([f"Made with {made_with}.", ""] if made_with else []),
         "Every empirical claim of the papers, with a verdict computed from this run's simulations under the "
         "default reading of the reconstructed values "
         f"({', '.join(f'{v}: {n}' for v, n in counts.items())}), and the same claim under every alternative "
@@ -183,12 +185,12 @@ def write_paper(results: str | Path, paper: str, readings, csv: str | Path) -> p
 
 
 def write_ledger(paper_csvs, csv: str | Path, md: str | Path, diagnostic_csv: str | Path,
-                 scale: dict | None = None) -> pd.DataFrame:
-    """Gather the per-paper ledgers into ``claims.csv``, ``claims.md`` (see :func:`markdown` for ``scale``) and
-    the reading diagnostic."""
+                 made_with: str = "", scale: dict | None = None) -> pd.DataFrame:
+    """Gather the per-paper ledgers into ``claims.csv``, ``claims.md`` (stating ``made_with``, warning when
+    ``scale`` caps apply) and the reading diagnostic."""
     df = pd.concat([pd.read_csv(p, dtype=str, keep_default_na=False) for p in paper_csvs], ignore_index=True)
     df.to_csv(csv, index=False)
-    Path(md).write_text(markdown(df, scale))
+    Path(md).write_text(markdown(df, made_with, scale))
     diagnostic(df).to_csv(diagnostic_csv, index=False)
     return df
 
