@@ -41,8 +41,7 @@ def recorded_reference(monkeypatch, algorithm, means, horizon, eps, runs, ckpts,
 
     with monkeypatch.context() as m:
         m.setattr(dpbandits.reference, "run_generator", recording)
-        ref = dpbandits.reference.simulate(algorithm, means, horizon, eps, runs, seed=11, checkpoints=ckpts,
-                                           **params)
+        ref = dpbandits.reference.simulate(algorithm, means, horizon, eps, runs, seed=11, checkpoints=ckpts, **params)
     plain = dpbandits.reference.simulate(algorithm, means, horizon, eps, runs, seed=11, checkpoints=ckpts, **params)
     assert (ref.pulls == plain.pulls).all() and (ref.reward_sum == plain.reward_sum).all()
     return ref, recorders

@@ -7,8 +7,16 @@ from html.parser import HTMLParser
 REMOTE = r"(?:https?:)?//"
 _CSS = re.compile(rf"""(@import\s+(?:url\()?|url\()\s*["']?({REMOTE}[^"')\s]+)""", re.I)
 _JS_IMPORT = re.compile(rf"""\bimport\s*\(\s*["']({REMOTE}[^"']+)["']""")
-_TAG_ATTRS = {"script": "src", "link": "href", "img": "src", "iframe": "src", "source": "src", "embed": "src",
-              "audio": "src", "video": "src"}
+_TAG_ATTRS = {
+    "script": "src",
+    "link": "href",
+    "img": "src",
+    "iframe": "src",
+    "source": "src",
+    "embed": "src",
+    "audio": "src",
+    "video": "src",
+}
 
 
 class _Scanner(HTMLParser):

@@ -28,12 +28,14 @@ def install() -> str | None:
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     apt = ["apt-get", "-o", "DPkg::Lock::Timeout=300", "-q"]
     try:
-        proc = subprocess.run([*apt, "install", "-y", "--no-install-recommends", *PACKAGES],
-                              capture_output=True, text=True, env=env)
+        proc = subprocess.run(
+            [*apt, "install", "-y", "--no-install-recommends", *PACKAGES], capture_output=True, text=True, env=env
+        )
         if proc.returncode != 0:  # stale package lists on a fresh machine
             subprocess.run([*apt, "update"], capture_output=True, env=env)
-            proc = subprocess.run([*apt, "install", "-y", "--no-install-recommends", *PACKAGES],
-                                  capture_output=True, text=True, env=env)
+            proc = subprocess.run(
+                [*apt, "install", "-y", "--no-install-recommends", *PACKAGES], capture_output=True, text=True, env=env
+            )
     finally:
         if own_policy:
             POLICY.unlink()
@@ -95,8 +97,7 @@ PartitionName={self.partition} Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 
     def _spawn(self, name: str, *args: str) -> None:
         with open(self.root / f"{name}.out", "wb") as log:  # the daemon keeps its own copy of the descriptor
-            self.procs[name] = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=self.env,
-                                                cwd=self.root)
+            self.procs[name] = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=self.root)
 
     def _wait(self, what: str, ready, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -116,14 +117,31 @@ PartitionName={self.partition} Nodes=ALL Default=YES MaxTime=INFINITE State=UP
         key.write_bytes(os.urandom(1024))
         self.conf.write_text(self._config())
         r = self.root
-        self._spawn("munged", "munged", "--foreground", f"--key-file={key}", f"--socket={r}/munge.socket",
-                    f"--pid-file={r}/munged.pid", f"--log-file={r}/munged.log", f"--seed-file={r}/munged.seed")
+        self._spawn(
+            "munged",
+            "munged",
+            "--foreground",
+            f"--key-file={key}",
+            f"--socket={r}/munge.socket",
+            f"--pid-file={r}/munged.pid",
+            f"--log-file={r}/munged.log",
+            f"--seed-file={r}/munged.seed",
+        )
         self._wait("munged", lambda: (r / "munge.socket").exists())
         self._spawn("slurmctld", "slurmctld", "-D", "-f", str(self.conf))
         # srun inside a job reads /etc/slurm/slurm.conf (the job-step executor drops SLURM_CONF), so slurmd and
         # its jobs see this folder there, in a mount namespace of their own: the machine's /etc is untouched
-        self._spawn("slurmd", "unshare", "--mount", "--propagation", "private", "sh", "-c",
-                    'mount --bind "$0" /etc/slurm && exec slurmd -D -f "$0/slurm.conf"', str(self.root))
+        self._spawn(
+            "slurmd",
+            "unshare",
+            "--mount",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            'mount --bind "$0" /etc/slurm && exec slurmd -D -f "$0/slurm.conf"',
+            str(self.root),
+        )
         self._wait("node", lambda: self.run("sinfo", "-h", "-o", "%T", check=False).stdout.strip() == "idle")
 
     def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:

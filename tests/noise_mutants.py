@@ -43,55 +43,173 @@ CONTRACT = ["test_contract.py"]  # the contract alone must kill every mutant (RE
 #: kernel); the others share one draw among the arms of a release, drop the tree level factor of the node noise,
 #: reuse one draw across releases, or give the sparse vector the whole epsilon instead of its share.
 MUTANTS = [
-    ("dp_se / dp_se2 epoch release", "bandits/_release.py", "rng.laplace(0.0, scale)",
-     "rng.laplace(0.0, 0.5 * scale)", CONTRACT, "dp_se"),
-    ("dp_se / dp_se2 release: one draw shared by the arms", "bandits/_release.py",
-     "noisy[a] = sums[a] / n + rng.laplace(0.0, scale)",
-     "noisy[a] = sums[a] / n + (rng.laplace(0.0, scale) if j == 0 else noisy[arms[0]] - sums[arms[0]] / n)",
-     CONTRACT, "dp_se"),
-    ("dp_se2 SVT threshold", "bandits/dp_se2.py", "b = rng.laplace(0.0, svt_scale)",
-     "b = rng.laplace(0.0, 0.5 * svt_scale)", CONTRACT, "dp_se2"),
-    ("dp_se2 SVT check", "bandits/dp_se2.py", "a_r = rng.laplace(0.0, svt_scale)",
-     "a_r = rng.laplace(0.0, 0.5 * svt_scale)", CONTRACT, "dp_se2"),
-    ("dp_se2 SVT given the whole epsilon", "bandits/dp_se2.py", "svt_scales(1.0, epsilon / 2.0)",
-     "svt_scales(1.0, epsilon)", CONTRACT, "dp_se2"),
-    ("dp_se2 histogram scale", "bandits/dp_se2.py", "noisy_means(sums, r, arms, m, hist_unit / r, rng, noisy)",
-     "noisy_means(sums, r, arms, m, 0.5 * hist_unit / r, rng, noisy)", CONTRACT, "dp_se2"),
-    ("dp_se release scale", "bandits/dp_se.py", "release_scale(epsilon, big_r, scale_by_real), rng, noisy)",
-     "0.5 * release_scale(epsilon, big_r, scale_by_real), rng, noisy)", CONTRACT, "dp_se"),
-    ("lazy epoch release (lazy_dp_ts, anytime_lazy_ucb)", "bandits/_lazy.py", "rng.laplace(0.0, 1.0 / epsilon)",
-     "rng.laplace(0.0, 0.5 / epsilon)", CONTRACT, "lazy"),
-    ("adap_klucb first release", "bandits/adap_klucb.py", "x + rng.laplace(0.0, 1.0 / epsilon)",
-     "x + rng.laplace(0.0, 0.5 / epsilon)", CONTRACT, "adap_klucb"),
-    ("adap_klucb episode release", "bandits/adap_klucb.py", "rng.laplace(0.0, 1.0 / (epsilon * length))",
-     "rng.laplace(0.0, 0.5 / (epsilon * length))", CONTRACT, "adap_klucb"),
-    ("dp_ucb tree nodes", "bandits/dp_ucb.py", "fill_draws(sb, crit, scale, u, eta)",
-     "fill_draws(sb, crit, 0.5 * scale, u, eta)", CONTRACT, "dp_ucb and not dp_ucb_"),
-    ("hybrid counter node noise without its level factor (dp_ucb_bound, dp_ucb_tossou)", "bandits/_counters.py",
-     "k * node_scale * eta", "node_scale * eta", CONTRACT, "dp_ucb_bound or dp_ucb_tossou"),
-    ("dp_ucb_bound hybrid counter", "bandits/dp_ucb_bound.py", "fill_laplace(sb, 1.0, eta)",
-     "fill_laplace(sb, 0.5, eta)", CONTRACT, "dp_ucb_bound"),
-    ("dp_ucb_int interval release", "bandits/dp_ucb_int.py", "fill_laplace(sb, 1.0, eta)",
-     "fill_laplace(sb, 0.5, eta)", CONTRACT, "dp_ucb_int"),
-    ("dp_ucb_int: one draw per arm reused across intervals", "bandits/dp_ucb_int.py",
-     "float(n[i]) ** expo * eta[ec]", "float(n[i]) ** expo * eta[i]", CONTRACT, "dp_ucb_int"),
-    ("dp_ucb_tossou hybrid counter", "bandits/dp_ucb_tossou.py", "fill_laplace(sb, 1.0, eta)",
-     "fill_laplace(sb, 0.5, eta)", CONTRACT, "dp_ucb_tossou"),
-    ("private_ucb tree", "bandits/private_ucb.py", "fill_laplace(sb, 1.0, eta)", "fill_laplace(sb, 0.5, eta)",
-     CONTRACT, "private_ucb"),
-    ("dp_bai phase scores (dp_bai, dp_bai_gauss)", "bai/dp_bai.py",
-     "scores = add_noise(table.pull(active, n), plan.noise_scale(n)",
-     "scores = add_noise(table.pull(active, n), 0.5 * plan.noise_scale(n)", CONTRACT, "dp_bai"),
-    ("dp_bai basis estimates", "bai/dp_bai.py", "noisy = add_noise(table.pull(active[basis], n), plan.noise_scale(n)",
-     "noisy = add_noise(table.pull(active[basis], n), 0.5 * plan.noise_scale(n)", CONTRACT, "dp_bai"),
-    ("dp_od projected estimates", "bai/od_linbai.py", "add_noise(u, l1 / plan.epsilon",
-     "add_noise(u, 0.5 * l1 / plan.epsilon", CONTRACT, "dp_od"),
+    (
+        "dp_se / dp_se2 epoch release",
+        "bandits/_release.py",
+        "rng.laplace(0.0, scale)",
+        "rng.laplace(0.0, 0.5 * scale)",
+        CONTRACT,
+        "dp_se",
+    ),
+    (
+        "dp_se / dp_se2 release: one draw shared by the arms",
+        "bandits/_release.py",
+        "noisy[a] = sums[a] / n + rng.laplace(0.0, scale)",
+        "noisy[a] = sums[a] / n + (rng.laplace(0.0, scale) if j == 0 else noisy[arms[0]] - sums[arms[0]] / n)",
+        CONTRACT,
+        "dp_se",
+    ),
+    (
+        "dp_se2 SVT threshold",
+        "bandits/dp_se2.py",
+        "b = rng.laplace(0.0, svt_scale)",
+        "b = rng.laplace(0.0, 0.5 * svt_scale)",
+        CONTRACT,
+        "dp_se2",
+    ),
+    (
+        "dp_se2 SVT check",
+        "bandits/dp_se2.py",
+        "a_r = rng.laplace(0.0, svt_scale)",
+        "a_r = rng.laplace(0.0, 0.5 * svt_scale)",
+        CONTRACT,
+        "dp_se2",
+    ),
+    (
+        "dp_se2 SVT given the whole epsilon",
+        "bandits/dp_se2.py",
+        "svt_scales(1.0, epsilon / 2.0)",
+        "svt_scales(1.0, epsilon)",
+        CONTRACT,
+        "dp_se2",
+    ),
+    (
+        "dp_se2 histogram scale",
+        "bandits/dp_se2.py",
+        "noisy_means(sums, r, arms, m, hist_unit / r, rng, noisy)",
+        "noisy_means(sums, r, arms, m, 0.5 * hist_unit / r, rng, noisy)",
+        CONTRACT,
+        "dp_se2",
+    ),
+    (
+        "dp_se release scale",
+        "bandits/dp_se.py",
+        "release_scale(epsilon, big_r, scale_by_real), rng, noisy)",
+        "0.5 * release_scale(epsilon, big_r, scale_by_real), rng, noisy)",
+        CONTRACT,
+        "dp_se",
+    ),
+    (
+        "lazy epoch release (lazy_dp_ts, anytime_lazy_ucb)",
+        "bandits/_lazy.py",
+        "rng.laplace(0.0, 1.0 / epsilon)",
+        "rng.laplace(0.0, 0.5 / epsilon)",
+        CONTRACT,
+        "lazy",
+    ),
+    (
+        "adap_klucb first release",
+        "bandits/adap_klucb.py",
+        "x + rng.laplace(0.0, 1.0 / epsilon)",
+        "x + rng.laplace(0.0, 0.5 / epsilon)",
+        CONTRACT,
+        "adap_klucb",
+    ),
+    (
+        "adap_klucb episode release",
+        "bandits/adap_klucb.py",
+        "rng.laplace(0.0, 1.0 / (epsilon * length))",
+        "rng.laplace(0.0, 0.5 / (epsilon * length))",
+        CONTRACT,
+        "adap_klucb",
+    ),
+    (
+        "dp_ucb tree nodes",
+        "bandits/dp_ucb.py",
+        "fill_draws(sb, crit, scale, u, eta)",
+        "fill_draws(sb, crit, 0.5 * scale, u, eta)",
+        CONTRACT,
+        "dp_ucb and not dp_ucb_",
+    ),
+    (
+        "hybrid counter node noise without its level factor (dp_ucb_bound, dp_ucb_tossou)",
+        "bandits/_counters.py",
+        "k * node_scale * eta",
+        "node_scale * eta",
+        CONTRACT,
+        "dp_ucb_bound or dp_ucb_tossou",
+    ),
+    (
+        "dp_ucb_bound hybrid counter",
+        "bandits/dp_ucb_bound.py",
+        "fill_laplace(sb, 1.0, eta)",
+        "fill_laplace(sb, 0.5, eta)",
+        CONTRACT,
+        "dp_ucb_bound",
+    ),
+    (
+        "dp_ucb_int interval release",
+        "bandits/dp_ucb_int.py",
+        "fill_laplace(sb, 1.0, eta)",
+        "fill_laplace(sb, 0.5, eta)",
+        CONTRACT,
+        "dp_ucb_int",
+    ),
+    (
+        "dp_ucb_int: one draw per arm reused across intervals",
+        "bandits/dp_ucb_int.py",
+        "float(n[i]) ** expo * eta[ec]",
+        "float(n[i]) ** expo * eta[i]",
+        CONTRACT,
+        "dp_ucb_int",
+    ),
+    (
+        "dp_ucb_tossou hybrid counter",
+        "bandits/dp_ucb_tossou.py",
+        "fill_laplace(sb, 1.0, eta)",
+        "fill_laplace(sb, 0.5, eta)",
+        CONTRACT,
+        "dp_ucb_tossou",
+    ),
+    (
+        "private_ucb tree",
+        "bandits/private_ucb.py",
+        "fill_laplace(sb, 1.0, eta)",
+        "fill_laplace(sb, 0.5, eta)",
+        CONTRACT,
+        "private_ucb",
+    ),
+    (
+        "dp_bai phase scores (dp_bai, dp_bai_gauss)",
+        "bai/dp_bai.py",
+        "scores = add_noise(table.pull(active, n), plan.noise_scale(n)",
+        "scores = add_noise(table.pull(active, n), 0.5 * plan.noise_scale(n)",
+        CONTRACT,
+        "dp_bai",
+    ),
+    (
+        "dp_bai basis estimates",
+        "bai/dp_bai.py",
+        "noisy = add_noise(table.pull(active[basis], n), plan.noise_scale(n)",
+        "noisy = add_noise(table.pull(active[basis], n), 0.5 * plan.noise_scale(n)",
+        CONTRACT,
+        "dp_bai",
+    ),
+    (
+        "dp_od projected estimates",
+        "bai/od_linbai.py",
+        "add_noise(u, l1 / plan.epsilon",
+        "add_noise(u, 0.5 * l1 / plan.epsilon",
+        CONTRACT,
+        "dp_od",
+    ),
 ]
 
 
 def copy_repo(dest: Path) -> None:
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.split()
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
     for f in files:
         if (ROOT / f).is_file():
             (dest / f).parent.mkdir(parents=True, exist_ok=True)
@@ -121,8 +239,12 @@ class Outcome:
 def _env(scratch: Path) -> dict:
     # the copy's package and the report plugin first; numba's cache inside the copy (dpbandits.numba_cache
     # keys it by the compiled sources, so a mutant of any module compiled code reaches compiles afresh)
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(scratch / "src"), str(scratch / "tests")]),
-            "DPBANDITS_CACHE_DIR": str(scratch / ".numba-cache"), "KILL_REPORT": str(scratch / "kills.jsonl")}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(scratch / "src"), str(scratch / "tests")]),
+        "DPBANDITS_CACHE_DIR": str(scratch / ".numba-cache"),
+        "KILL_REPORT": str(scratch / "kills.jsonl"),
+    }
 
 
 def pytest(tests: list[str], scratch: Path) -> Outcome:
@@ -130,9 +252,14 @@ def pytest(tests: list[str], scratch: Path) -> Outcome:
     report = scratch / "kills.jsonl"
     report.unlink(missing_ok=True)
     args = [f"tests/{t}" if t.partition("::")[0].endswith(".py") else t for t in tests]
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "_kill_report",
-                           "-n", "2", *args], cwd=scratch, capture_output=True, text=True, env=_env(scratch),
-                          timeout=1800)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "_kill_report", "-n", "2", *args],
+        cwd=scratch,
+        capture_output=True,
+        text=True,
+        env=_env(scratch),
+        timeout=1800,
+    )
     lines = report.read_text().splitlines() if report.exists() else []
     return Outcome(proc.returncode, [json.loads(line) for line in lines], proc.stdout[-3000:] + proc.stderr[-3000:])
 
@@ -145,10 +272,13 @@ def selection(mutant: tuple) -> tuple[str, ...]:
 def compiled(scratch: Path) -> tuple[str, set[str]]:
     """(key, files) of the copy's ``dpbandits.numba_cache``: the name of the folder its kernels compile into,
     and the package files (relative to the package) compiled code can reach."""
-    code = ("import json, os; from dpbandits import numba_cache as c, sources as s; print(json.dumps([c.key(), "
-            "[os.path.relpath(f, s.PACKAGE) for f in c.compiled_sources()]]))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=scratch, env=_env(scratch), capture_output=True,
-                         text=True, check=True).stdout.splitlines()[-1]
+    code = (
+        "import json, os; from dpbandits import numba_cache as c, sources as s; print(json.dumps([c.key(), "
+        "[os.path.relpath(f, s.PACKAGE) for f in c.compiled_sources()]]))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=scratch, env=_env(scratch), capture_output=True, text=True, check=True
+    ).stdout.splitlines()[-1]
     key, files = json.loads(out)
     return key, set(files)
 
@@ -162,8 +292,9 @@ def verdict(outcome: Outcome) -> tuple[str, str]:
     return "BROKEN", "; ".join(outcome.crashes[:2]) or f"pytest exit {outcome.returncode}: {outcome.output[-300:]}"
 
 
-def run(site: str, file: str, old: str, new: str, tests: list[str], scratch: Path,
-        unmutated: tuple[str, set[str]]) -> tuple[str, str, float]:
+def run(
+    site: str, file: str, old: str, new: str, tests: list[str], scratch: Path, unmutated: tuple[str, set[str]]
+) -> tuple[str, str, float]:
     """(verdict, killing test or crash, seconds) of one mutant, applied to ``scratch`` and undone after;
     ``unmutated`` is :func:`compiled` of the unmutated copy: (its key, the files compiled code reaches)."""
     path = scratch / PKG / file

@@ -146,8 +146,20 @@ def test_bad_arguments():
 
 
 def test_cli_writes_csv_and_markdown(tmp_path):
-    main(["--out", str(tmp_path), "--trials", "300", "--algorithms", "dp_ucb_int", "ucb", "dp_se",
-          "--power-factors", "0.5"])
+    main(
+        [
+            "--out",
+            str(tmp_path),
+            "--trials",
+            "300",
+            "--algorithms",
+            "dp_ucb_int",
+            "ucb",
+            "dp_se",
+            "--power-factors",
+            "0.5",
+        ]
+    )
     df = pd.read_csv(tmp_path / "audit.csv")
     control = f"control x{CONTROL_NOISE_FACTOR:g}"
     rows = list(zip(df["algorithm"], df["engine"], df["variant"], df["role"], df["verdict"], strict=True))
@@ -208,8 +220,9 @@ def test_kernel_actions_reproduce_the_twin_on_its_draws(name):
 @pytest.mark.parametrize("name", [n for n in REPLAYED if dpbandits.ALGORITHMS[n].private])
 def test_kernel_audit_passes_and_flags_its_control(name):
     real = audit_algorithm(name, epsilon=1.0, trials=1000, seed=5, engine="kernel")
-    control = audit_algorithm(name, epsilon=1.0, trials=1000, seed=5, noise_factor=CONTROL_NOISE_FACTOR,
-                              engine="kernel")
+    control = audit_algorithm(
+        name, epsilon=1.0, trials=1000, seed=5, noise_factor=CONTROL_NOISE_FACTOR, engine="kernel"
+    )
     assert real.engine == control.engine == "kernel"
     assert real.verdict == "consistent" and real.loss_lower <= 1.0, real
     assert control.verdict == "violation" and control.loss_lower > 2.0, control
@@ -234,19 +247,39 @@ def _fake_audit(threshold):
     def fake(name, epsilon, trials, seed, noise_factor, *, alpha, engine):
         calls.append((engine, noise_factor))
         lower = 5.0 if noise_factor < threshold else 0.1
-        return AuditResult(name, engine, epsilon, 0.0, noise_factor, True, 8, trials, trials // 4, "zeros 2x8",
-                           (0, 0), "", 1, lower, lower, lower, alpha,
-                           "violation" if noise_factor < threshold else "consistent")
+        return AuditResult(
+            name,
+            engine,
+            epsilon,
+            0.0,
+            noise_factor,
+            True,
+            8,
+            trials,
+            trials // 4,
+            "zeros 2x8",
+            (0, 0),
+            "",
+            1,
+            lower,
+            lower,
+            lower,
+            alpha,
+            "violation" if noise_factor < threshold else "consistent",
+        )
 
     return fake, calls
 
 
-@pytest.mark.parametrize(("threshold", "expected"), [
-    (0.01, [0.02]),  # control not flagged: no power rows
-    (0.05, [0.02, 0.1]),
-    (0.3, [0.02, 0.1, 0.25, 0.5]),
-    (2.0, [0.02, 0.1, 0.25, 0.5]),  # every factor flagged
-])
+@pytest.mark.parametrize(
+    ("threshold", "expected"),
+    [
+        (0.01, [0.02]),  # control not flagged: no power rows
+        (0.05, [0.02, 0.1]),
+        (0.3, [0.02, 0.1, 0.25, 0.5]),
+        (2.0, [0.02, 0.1, 0.25, 0.5]),  # every factor flagged
+    ],
+)
 def test_power_rows_stop_at_the_first_factor_not_flagged(monkeypatch, threshold, expected):
     fake, calls = _fake_audit(threshold)
     monkeypatch.setattr(audit, "audit_algorithm", fake)
@@ -258,8 +291,7 @@ def test_power_rows_stop_at_the_first_factor_not_flagged(monkeypatch, threshold,
     assert table["smallest under-noising detected"] == (f"x{max(flagged):g}" if flagged else "none")
     for f in (0.02, 0.1, 0.25, 0.5):
         cell = table[f"x{f:g}"]
-        assert cell == ("not run" if f not in expected else "flagged (5.00)" if f < threshold
-                        else "not flagged (0.10)")
+        assert cell == ("not run" if f not in expected else "flagged (5.00)" if f < threshold else "not flagged (0.10)")
 
 
 def test_power_factors_are_checked():

@@ -98,8 +98,7 @@ def test_each_entry_read_once_and_phases_disjoint(name, instance):
         seen = set()
         for arms_read, start, counts, _ in table.reads:  # one read per phase
             assert np.unique(arms_read).size == arms_read.size
-            cells = {(int(a), j) for a, s, c in zip(arms_read, start, counts, strict=True)
-                     for j in range(s, s + c)}
+            cells = {(int(a), j) for a, s, c in zip(arms_read, start, counts, strict=True) for j in range(s, s + c)}
             assert not cells & seen
             seen |= cells
         assert len(seen) == sum(int(r[2].sum()) for r in table.reads) <= budget

@@ -87,14 +87,22 @@ def test_meta_and_nonprivate_epsilon():
     for key in ("algorithm", "params", "seed", "config_key", "run_ids", "versions", "budget", "means"):
         assert key in r.meta
     d = simulate_bai("dp_bai", arms, theta, 200, 1.0, 5, 0, schedule="halving")
-    assert d.meta["params"] == {"schedule": "halving", "alloc": "ceil", "maxdet_if": "max_d_d2",
-                                "maxdet_exhaustive_limit": 200_000, "tol_rank": 1e-10}
+    assert d.meta["params"] == {
+        "schedule": "halving",
+        "alloc": "ceil",
+        "maxdet_if": "max_d_d2",
+        "maxdet_exhaustive_limit": 200_000,
+        "tol_rank": 1e-10,
+    }
 
 
 def test_variants_run():
     arms, theta = section5_instance()
-    for params in ({"schedule": "one_shot"}, {"schedule": "halving", "alloc": "floor"},
-                   {"maxdet_if": "s_gt_d", "maxdet_exhaustive_limit": 1}):
+    for params in (
+        {"schedule": "one_shot"},
+        {"schedule": "halving", "alloc": "floor"},
+        {"maxdet_if": "s_gt_d", "maxdet_exhaustive_limit": 1},
+    ):
         r = simulate_bai("dp_bai", arms, theta, 1000, 1.0, 20, 0, **params)
         assert r.recommended.shape == (20,)
     r = simulate_bai("dp_od", arms, theta, 1000, 1.0, 20, 0, dpod_l1="global")
@@ -125,8 +133,7 @@ def test_bad_input():
         ({"reward": "uniform_centered"}, "reward_width"),
         ({"reward": "uniform_centered", "reward_width": 0.3}, "theta"),
     ]
-    base = {"algorithm": "dp_bai", "arms": arms, "theta": theta, "budget": 1000, "epsilon": 0.5,
-            "runs": 2, "seed": 0}
+    base = {"algorithm": "dp_bai", "arms": arms, "theta": theta, "budget": 1000, "epsilon": 0.5, "runs": 2, "seed": 0}
     for change, word in cases:
         with pytest.raises(ValueError, match=word):
             simulate_bai(**{**base, **change})
@@ -152,8 +159,11 @@ def test_uniform_table_law():
     lo, hi = reward_bounds(means, "uniform_centered", 0.1)
     np.testing.assert_allclose([lo, hi], [[0.4, 0.1], [0.6, 0.3]])
     # means above 0.5: the message names the law, its limit and the alternative law
-    with pytest.raises(ValueError, match=r"^theta: .*\[0\.75, 0\.2\] must lie in \[0, 0\.5\] for reward='uniform'"
-                       r" .*use reward='uniform_centered' with reward_width=w"):
+    with pytest.raises(
+        ValueError,
+        match=r"^theta: .*\[0\.75, 0\.2\] must lie in \[0, 0\.5\] for reward='uniform'"
+        r" .*use reward='uniform_centered' with reward_width=w",
+    ):
         reward_bounds(np.array([0.75, 0.2]))
     with pytest.raises(ValueError, match=r"^theta: .* must lie in \[w, 1 - w\] = \[0\.3, 0\.7\] .*reward_width=0\.3$"):
         reward_bounds(np.array([0.75, 0.5]), "uniform_centered", 0.3)
@@ -208,8 +218,15 @@ def test_instance_for_and_pipeline_chunk():
     with pytest.raises(ValueError, match="instance"):
         instance_for({"name": "nope"})
     # a BAI job is one curve: every point equals the point simulated alone
-    spec = {"algorithm": "dp_bai", "instance": {"name": "two_arm"}, "horizon": 300, "epsilons": [0.5],
-            "params": {}, "seed": 3, "sweep": {"x": "ratio", "values": [2, 5]}}
+    spec = {
+        "algorithm": "dp_bai",
+        "instance": {"name": "two_arm"},
+        "horizon": 300,
+        "epsilons": [0.5],
+        "params": {},
+        "seed": 3,
+        "sweep": {"x": "ratio", "values": [2, 5]},
+    }
     meta, arrays, info = run_bai_chunk(spec, 4, 10)
     assert arrays["recommended"].shape == (2, 6)
     successes = 0

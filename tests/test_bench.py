@@ -9,11 +9,33 @@ from dpbandits import bench
 
 def test_bench_writes_json_and_markdown(tmp_path, capsys):
     out = tmp_path / "bench.json"
-    report = bench.main([
-        "--algorithms", "ucb", "dp_ucb", "--k", "3", "5", "--horizon", "3000", "--reference-horizon", "200",
-        "--runs", "2", "--repeats", "1", "--reference-repeats", "2", "--out", str(out), "--job-overhead", "0.5",
-        "--cores", "1", "2",
-    ])
+    report = bench.main(
+        [
+            "--algorithms",
+            "ucb",
+            "dp_ucb",
+            "--k",
+            "3",
+            "5",
+            "--horizon",
+            "3000",
+            "--reference-horizon",
+            "200",
+            "--runs",
+            "2",
+            "--repeats",
+            "1",
+            "--reference-repeats",
+            "2",
+            "--out",
+            str(out),
+            "--job-overhead",
+            "0.5",
+            "--cores",
+            "1",
+            "2",
+        ]
+    )
     data = json.loads(out.read_text())
     assert data == json.loads(json.dumps(report))
     meta = data["meta"]
@@ -47,8 +69,16 @@ def test_estimate_helpers():
 
 
 def test_job_overhead_runs_the_pipeline_entry_point():
-    spec = {"kind": "regret", "algorithm": "ucb", "instance": {"name": "tossou_2arm"}, "horizon": 10**6,
-            "epsilons": [None], "params": {"tie_break": "random"}, "seed": 1, "checkpoints": 20}
+    spec = {
+        "kind": "regret",
+        "algorithm": "ucb",
+        "instance": {"name": "tossou_2arm"},
+        "horizon": 10**6,
+        "epsilons": [None],
+        "params": {"tie_break": "random"},
+        "seed": 1,
+        "checkpoints": 20,
+    }
     assert 0 < bench.job_overhead(spec, repeats=1) < 60
 
 
@@ -59,8 +89,10 @@ def test_bad_arguments(args, tmp_path):
     assert exc.value.code == 2  # argparse's usage error
 
 
-@pytest.mark.parametrize(("args", "culprit"), [(["--algorithms", "dp_bai"], "--algorithms"),
-                                               (["--config", "no/such.yaml"], "--config no/such.yaml")])
+@pytest.mark.parametrize(
+    ("args", "culprit"),
+    [(["--algorithms", "dp_bai"], "--algorithms"), (["--config", "no/such.yaml"], "--config no/such.yaml")],
+)
 def test_bad_values_are_named(args, culprit, tmp_path):
     with pytest.raises(ValueError, match=f"^{culprit}"):
         bench.main([*args, "--out", str(tmp_path / "x.json"), "--no-pipeline-estimate"])

@@ -88,8 +88,9 @@ def test_jobs_cover_every_run_of_every_configuration_once(config, job_seconds):
         assert covered[cid] == list(range(spec.runs)), cid  # once each, and where[] lists them in run order
         assert [r for key in where[cid] for r in range(jobs[key].start, jobs[key].stop)] == list(range(spec.runs))
     if job_seconds == 1e-9:  # nothing is packed
-        assert len(jobs) == sum(len(catalogue.chunks(s.runs, catalogue.chunk_size(cfg, s.algorithm)))
-                                for s in sims.values())
+        assert len(jobs) == sum(
+            len(catalogue.chunks(s.runs, catalogue.chunk_size(cfg, s.algorithm))) for s in sims.values()
+        )
 
 
 def test_cheap_chunks_are_packed_per_algorithm(config):
@@ -169,10 +170,11 @@ def test_packed_job_results_equal_single_jobs(tmp_path):
     from dpbandits.io import load_groups, members
     from dpbandits.pipeline import run_job
 
-    base = {"kind": "regret", "algorithm": "dp_ucb_int", "horizon": 500, "params": {}, "seed": 7,
-            "checkpoints": 20}
-    specs = [{**base, "instance": {"name": "C1", "k": 3}, "epsilons": [0.5, 1.0]},
-             {**base, "instance": {"name": "C2", "k": 5}, "epsilons": [1.0]}]
+    base = {"kind": "regret", "algorithm": "dp_ucb_int", "horizon": 500, "params": {}, "seed": 7, "checkpoints": 20}
+    specs = [
+        {**base, "instance": {"name": "C1", "k": 3}, "epsilons": [0.5, 1.0]},
+        {**base, "instance": {"name": "C2", "k": 5}, "epsilons": [1.0]},
+    ]
     log = run_job(specs, 2, 5, str(tmp_path / "packed.npz"))
     cids = [m["cid"] for m in log["members"]]
     assert members(tmp_path / "packed.npz") == cids and len(set(cids)) == 2

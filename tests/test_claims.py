@@ -73,12 +73,15 @@ def test_t_quantiles_and_welch_degrees_of_freedom():
     assert (r, se) == pytest.approx((2.0, 2.0 * np.hypot(0.1, 0.1))) and df == pytest.approx(6.0)
 
 
-@pytest.mark.parametrize("pulls, expected", [
-    ("9000 500 400", 1400.0),  # the kept arm was pulled as often as the last one eliminated
-    ("400 9000 500", 1400.0),  # whichever arm is kept
-    ("3334 3333 3333", np.nan),  # a round cut by the horizon: still eliminating
-    ("10000", np.nan),
-])
+@pytest.mark.parametrize(
+    "pulls, expected",
+    [
+        ("9000 500 400", 1400.0),  # the kept arm was pulled as often as the last one eliminated
+        ("400 9000 500", 1400.0),  # whichever arm is kept
+        ("3334 3333 3333", np.nan),  # a round cut by the horizon: still eliminating
+        ("10000", np.nan),
+    ],
+)
 def test_elimination_time(pulls, expected):
     assert elimination_time(pulls) == expected or (np.isnan(expected) and np.isnan(elimination_time(pulls)))
 
@@ -96,8 +99,12 @@ def test_verdict_helpers():
 
 def test_dp_se_guarantee_at_paper_scale():
     """DP-SE's good-event schedule ends before T = 5e7 except in C4 with K = 10 or 20 (its tiny gaps)."""
-    late = {f"{name}, K={k}" for name in ("C1", "C2", "C3", "C4") for k in (3, 5, 10, 20)
-            if dp_se_guarantee(f"{name}, K={k}", 0.1, 5e7) >= 5e7}
+    late = {
+        f"{name}, K={k}"
+        for name in ("C1", "C2", "C3", "C4")
+        for k in (3, 5, 10, 20)
+        if dp_se_guarantee(f"{name}, K={k}", 0.1, 5e7) >= 5e7
+    }
     assert late == {"C4, K=10", "C4, K=20"}
 
 

@@ -15,10 +15,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def minimal(**figure) -> dict:
     """A one-paper config whose figure ``f`` has ``figure`` over the paper's defaults."""
-    return {"seed": 1, "papers": {"p": {
-        "defaults": {"horizon": 1000, "runs": 2, "curves": ["ucb"], "epsilons": [0.5, 1.0],
-                     "caption": "Figure {number} on {instance}, K = {k}, epsilon in {epsilons} {3, 5}."},
-        "figures": {"fig05": {"instance": {"name": "C1", "k": 5}, "panels": [{"title": "one"}], **figure}}}}}
+    return {
+        "seed": 1,
+        "papers": {
+            "p": {
+                "defaults": {
+                    "horizon": 1000,
+                    "runs": 2,
+                    "curves": ["ucb"],
+                    "epsilons": [0.5, 1.0],
+                    "caption": "Figure {number} on {instance}, K = {k}, epsilon in {epsilons} {3, 5}.",
+                },
+                "figures": {"fig05": {"instance": {"name": "C1", "k": 5}, "panels": [{"title": "one"}], **figure}},
+            }
+        },
+    }
 
 
 def test_paper_defaults_merge_under_each_figure_and_the_figure_wins():
@@ -33,8 +44,12 @@ def test_paper_defaults_merge_under_each_figure_and_the_figure_wins():
 
 def test_schema_defaults_are_filled_in_and_stated_once():
     config = configfile.prepare(minimal())
-    assert (config["results"], config["checkpoints"], config["job_seconds"], config["cost_warning_hours"]) == \
-        ("results", 200, 60, 6)
+    assert (config["results"], config["checkpoints"], config["job_seconds"], config["cost_warning_hours"]) == (
+        "results",
+        200,
+        60,
+        6,
+    )
     assert config["chunk_runs"] == {"default": 100}
     assert config["audit"] == {"trials": 4000, "power_factors": [0.1, 0.25, 0.5]}
     assert config["readings"] == {"enabled": True, "runs": {}, "papers": {}}
@@ -46,32 +61,49 @@ def test_schema_defaults_are_filled_in_and_stated_once():
 
 
 def test_panels_by_k_and_by_epsilons():
-    by_k = configfile.prepare(minimal(instance={"name": "C2"}, caption="{instance}",
-                                      panels={"k": [3, 10], "title": "({letter}) {instance}, K={k}"}))
+    by_k = configfile.prepare(
+        minimal(
+            instance={"name": "C2"},
+            caption="{instance}",
+            panels={"k": [3, 10], "title": "({letter}) {instance}, K={k}"},
+        )
+    )
     assert by_k["papers"]["p"]["figures"]["fig05"]["panels"] == [
         {"title": "(a) C2, K=3", "instance": {"name": "C2", "k": 3}},
-        {"title": "(b) C2, K=10", "instance": {"name": "C2", "k": 10}}]
+        {"title": "(b) C2, K=10", "instance": {"name": "C2", "k": 10}},
+    ]
     by_eps = configfile.prepare(minimal(panels={"epsilons": [0.25, [0.5, 1.0]], "title": "{letter}: ε = {epsilons}"}))
     assert by_eps["papers"]["p"]["figures"]["fig05"]["panels"] == [
-        {"title": "a: ε = 0.25", "epsilons": [0.25]}, {"title": "b: ε = {0.5, 1}", "epsilons": [0.5, 1.0]}]
+        {"title": "a: ε = 0.25", "epsilons": [0.25]},
+        {"title": "b: ε = {0.5, 1}", "epsilons": [0.5, 1.0]},
+    ]
     sims, figures = catalogue.expand(by_eps)
     assert [p.title for p in figures["p"]["fig05"].panels] == ["a: ε = 0.25", "b: ε = {0.5, 1}"]
 
 
-@pytest.mark.parametrize("figure, culprit", [
-    ({"panels": {"k": [3], "epsilons": [0.5], "title": "x"}}, "papers.p.figures.fig05.panels: name exactly one axis"),
-    ({"panels": {"title": "x"}}, "papers.p.figures.fig05.panels: name exactly one axis"),
-    ({"panels": {"n": [3], "title": "x"}}, "papers.p.figures.fig05.panels: Additional properties"),
-    ({"panels": {"k": 3, "title": "x"}}, "papers.p.figures.fig05.panels.k: 3 is not of type 'array'"),
-    ({"panels": {"k": [1], "title": "x"}}, "papers.p.figures.fig05.panels.k[0]"),
-    ({"panels": {"epsilons": [[0.5, -1]], "title": "x"}}, "papers.p.figures.fig05.panels.epsilons[0][1]"),
-    ({"panels": {"k": [3]}}, "papers.p.figures.fig05.panels: 'title' is a required property"),
-    ({"panels": {"k": [3], "title": "{kk}"}}, "papers.p.figures.fig05.panels.title: no field {kk}"),
-    ({"caption": "{figures}"}, "papers.p.figures.fig05.caption: no field {figures}"),
-    ({"instance": {"means": [0.5, 0.4]}},
-     "papers.p.figures.fig05.instance.name: missing, and papers.p.figures.fig05.caption uses {instance} (caption set"),
-    ({"instance": None}, "papers.p.figures.fig05.instance"),
-])
+@pytest.mark.parametrize(
+    "figure, culprit",
+    [
+        (
+            {"panels": {"k": [3], "epsilons": [0.5], "title": "x"}},
+            "papers.p.figures.fig05.panels: name exactly one axis",
+        ),
+        ({"panels": {"title": "x"}}, "papers.p.figures.fig05.panels: name exactly one axis"),
+        ({"panels": {"n": [3], "title": "x"}}, "papers.p.figures.fig05.panels: Additional properties"),
+        ({"panels": {"k": 3, "title": "x"}}, "papers.p.figures.fig05.panels.k: 3 is not of type 'array'"),
+        ({"panels": {"k": [1], "title": "x"}}, "papers.p.figures.fig05.panels.k[0]"),
+        ({"panels": {"epsilons": [[0.5, -1]], "title": "x"}}, "papers.p.figures.fig05.panels.epsilons[0][1]"),
+        ({"panels": {"k": [3]}}, "papers.p.figures.fig05.panels: 'title' is a required property"),
+        ({"panels": {"k": [3], "title": "{kk}"}}, "papers.p.figures.fig05.panels.title: no field {kk}"),
+        ({"caption": "{figures}"}, "papers.p.figures.fig05.caption: no field {figures}"),
+        (
+            {"instance": {"means": [0.5, 0.4]}},
+            "papers.p.figures.fig05.instance.name: missing, and papers.p.figures.fig05.caption uses {instance} "
+            "(caption set",
+        ),
+        ({"instance": None}, "papers.p.figures.fig05.instance"),
+    ],
+)
 def test_bad_compact_forms_are_refused_naming_the_key(figure, culprit):
     with pytest.raises(catalogue.ConfigError) as err:
         configfile.prepare(minimal(**figure))
@@ -82,8 +114,11 @@ def test_bad_compact_forms_are_refused_naming_the_key(figure, culprit):
 def test_errors_in_paper_defaults_name_the_defaults():
     config = minimal()
     config["papers"]["p"]["defaults"]["caption"] = "{nope}"
-    with pytest.raises(catalogue.ConfigError, match=r"^papers\.p\.figures\.fig05\.caption: no field \{nope\}.*"
-                                                    r" \(caption set in papers\.p\.defaults\)$"):
+    with pytest.raises(
+        catalogue.ConfigError,
+        match=r"^papers\.p\.figures\.fig05\.caption: no field \{nope\}.*"
+        r" \(caption set in papers\.p\.defaults\)$",
+    ):
         configfile.prepare(config)
     config = minimal()
     del config["papers"]["p"]["defaults"]["runs"]
@@ -104,8 +139,9 @@ def test_config_yaml_states_each_setting_once():
 
 def test_config_readme_is_generated_from_the_schema():
     text = (ROOT / "config" / "README.md").read_text()
-    assert configfile.readme(text, configfile.load_schema()) == text, \
+    assert configfile.readme(text, configfile.load_schema()) == text, (
         "config/README.md is stale: regenerate it with `python -m dpbandits.configfile`"
+    )
     schema = configfile.load_schema()
     schema["properties"]["checkpoints"]["default"] = 300
     assert configfile.readme(text, schema) != text  # a changed default makes it stale

@@ -71,8 +71,11 @@ def test_bai_algorithm_is_plain_numpy(name):
     # the registry refuses BAI twins: the run is the plain implementation. A compiled BAI kernel would
     # need a twin, so the files of its package (bai/, or a plugin's own folder) must not use numba; shared
     # mechanisms it reaches (e.g. dpbandits.mechanisms) are tested on their own.
-    home = Path(dpbandits.plugins.FILES[name][0]).parent if name in dpbandits.plugins.PLUGINS else (
-        Path(sources.module_file(ALGORITHMS[name].module)).parent)
+    home = (
+        Path(dpbandits.plugins.FILES[name][0]).parent
+        if name in dpbandits.plugins.PLUGINS
+        else (Path(sources.module_file(ALGORITHMS[name].module)).parent)
+    )
     files = [f for f in sources.algorithm_files(name) if Path(f).is_relative_to(home)]
     assert files, name
     compiled = [f for f in files if re.search(r"^\s*(from|import) numba", Path(f).read_text(), re.M)]
@@ -113,11 +116,13 @@ def check_against_twin(name: str, case: str, setting, params: dict, seed: int) -
     if not alg.private:
         return
     assert np.unique(fast.pulls, axis=0).shape[0] > 1, (
-        f"{case}: every run pulls the arms alike, so the noise decides nothing here (Algorithm.contract)")
+        f"{case}: every run pulls the arms alike, so the noise decides nothing here (Algorithm.contract)"
+    )
     half = reference.simulate(*args, runs=contract.runs, seed=seed + 2, noise_factor=HALF, **params)
     assert not agree(fast, half), (
         f"{case}: this setting cannot see a halved noise scale (the fast kernel also matches its twin at half "
-        f"the noise); give {name} Algorithm.contract settings where its noise decides what it does")
+        f"the noise); give {name} Algorithm.contract settings where its noise decides what it does"
+    )
 
 
 REGRET_READINGS = [(name, p) for name in REGRET for p in readings(name)]
@@ -215,11 +220,14 @@ def _check_release_noise(name, arms, releases, delta, gaussian_sigma) -> None:
                     needed = gaussian_sigma(float(np.sqrt((change**2).sum())), epsilon, delta)
                 assert scale >= needed * (1 - 1e-9), (
                     f"{name}: flipping reward ({arm}, {pull}) changes a {mechanism} release by {change.sum():.4g}, "
-                    f"which needs noise scale {needed:.4g} at epsilon {epsilon}; it got {scale:.4g}")
+                    f"which needs noise scale {needed:.4g} at epsilon {epsilon}; it got {scale:.4g}"
+                )
                 worst = max(worst, needed / scale)
                 break
-    assert worst > 0.5, (f"{name} on {arms.shape[0]} arms: no flip needs half the noise used ({worst:.3g}): this "
-                         "check cannot see a halving")
+    assert worst > 0.5, (
+        f"{name} on {arms.shape[0]} arms: no flip needs half the noise used ({worst:.3g}): this "
+        "check cannot see a halving"
+    )
 
 
 REPLAYED = [(name, p) for name in REGRET if ALGORITHMS[name].replay is not None for p in readings(name)]
@@ -236,8 +244,9 @@ def test_fast_loop_on_the_twin_draws_reproduces_the_twin(name, params, monkeypat
     for means in ([0.9, 0.6], [0.5, 0.5, 0.4]):
         ref, recorders = recorded_reference(monkeypatch, name, means, horizon, eps, runs, ckpts, params)
         for i, draws in enumerate(recorders):
-            out, pulls, total = replay(np.asarray(means), eps, ckpts, ref.meta["params"], draws.u, draws.eta,
-                                       draws.picks)
+            out, pulls, total = replay(
+                np.asarray(means), eps, ckpts, ref.meta["params"], draws.u, draws.eta, draws.picks
+            )
             np.testing.assert_array_equal(pulls, ref.pulls[i])
             assert total == ref.reward_sum[i]
             np.testing.assert_allclose(out, ref.regret[i], rtol=1e-12)
@@ -293,8 +302,13 @@ def test_regret_bad_arguments_are_named(name, engine):
 def test_bai_bad_arguments_are_named(name):
     arms, theta = dpbandits.bai.two_arm_instance(2.0)
     base = {"algorithm": name, "arms": arms, "theta": theta, "budget": 1000, "epsilon": 0.5, "runs": 2, "seed": 0}
-    cases = {"arms": {"arms": np.ones(3)}, "theta": {"theta": [0.1, 0.2, 0.3]}, "budget": {"budget": 0},
-             "runs": {"runs": 0}, "seed": {"seed": -1}}
+    cases = {
+        "arms": {"arms": np.ones(3)},
+        "theta": {"theta": [0.1, 0.2, 0.3]},
+        "budget": {"budget": 0},
+        "runs": {"runs": 0},
+        "seed": {"seed": -1},
+    }
     if ALGORITHMS[name].private:
         cases["epsilon"] = {"epsilon": -1.0}
     for argument, change in cases.items():

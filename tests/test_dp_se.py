@@ -64,13 +64,19 @@ def test_thresholds_spec_example():
     assert c == pytest.approx(math.log(4 * 5 * 9 / BETA_PAPER) / (r_real * 0.25), rel=1e-14)
 
 
-@pytest.mark.parametrize("m, e, eps, r_real, n, thr", [
-    # Hu & Hegde's setting (T = 1e6, beta = 1e-6)
-    (5, 1, 0.25, 2241.56, 2242, 0.1850), (5, 1, 0.5, 2241.56, 2242, 0.1550),
-    (5, 1, 1.0, 2241.56, 2242, 0.1400), (2, 2, 0.25, 9203.89, 9204, 0.0775),
-    (2, 2, 0.5, 9203.89, 9204, 0.0700), (2, 2, 1.0, 9203.89, 9204, 0.0663),
-    (5, 2, 0.25, 9673.03, 9674, None),
-])
+@pytest.mark.parametrize(
+    "m, e, eps, r_real, n, thr",
+    [
+        # Hu & Hegde's setting (T = 1e6, beta = 1e-6)
+        (5, 1, 0.25, 2241.56, 2242, 0.1850),
+        (5, 1, 0.5, 2241.56, 2242, 0.1550),
+        (5, 1, 1.0, 2241.56, 2242, 0.1400),
+        (2, 2, 0.25, 9203.89, 9204, 0.0775),
+        (2, 2, 0.5, 9203.89, 9204, 0.0700),
+        (2, 2, 1.0, 9203.89, 9204, 0.0663),
+        (5, 2, 0.25, 9673.03, 9674, None),
+    ],
+)
 def test_schedule_hu_values(m, e, eps, r_real, n, thr):
     got_r, got_n, h, c = epoch_schedule(m, e, eps, 1e-6)
     assert (round(got_r, 2), got_n) == (r_real, n)
@@ -151,8 +157,7 @@ def test_hu_setting2_anchor():
     # Hu & Hegde's setting 2: no elimination after epoch 1 (|S| = 5), all gone after epoch 2:
     # R(T) = 0.4 (2242 + 9674) = 4766.4, flat after 5 (2242 + 9674) = 59,580 pulls.
     # Per run, a 0.1-gap arm survives epoch 2 with probability < 1e-3 (3.1 sigma); fixed seed.
-    res = dpbandits.simulate("dp_se", NAMED["hu_setting2"], 10**6, 0.25, 10, seed=1,
-                             checkpoints=[59579, 59580, 10**6])
+    res = dpbandits.simulate("dp_se", NAMED["hu_setting2"], 10**6, 0.25, 10, seed=1, checkpoints=[59579, 59580, 10**6])
     assert res.regret[:, 1:] == pytest.approx(np.full((10, 2), 4766.4), rel=1e-13)
     assert (res.pulls[:, 1:] == 2242 + 9674).all()
 
@@ -176,8 +181,11 @@ def test_c1_anchor_and_curve():
     gaps = means.max() - means
     epochs = [(list(range(5)), ne) for ne in n]
     ends = np.cumsum([5 * ne for ne in n])
-    ckpts = np.unique(np.concatenate([[1, 2, 3, 5, 6, 7], ends - 1, ends, ends + 1, ends + 3,
-                                      [ends[1] + 5 * 777 + 4, 10**6, T_PAPER]]))
+    ckpts = np.unique(
+        np.concatenate(
+            [[1, 2, 3, 5, 6, 7], ends - 1, ends, ends + 1, ends + 3, [ends[1] + 5 * 777 + 4, 10**6, T_PAPER]]
+        )
+    )
     res = dpbandits.simulate("dp_se", means, T_PAPER, eps, 5, seed=3, checkpoints=ckpts)
     expected = epoch_curve(ckpts, gaps, epochs, 0)
     assert res.regret == pytest.approx(np.tile(expected, (5, 1)), rel=1e-12, abs=1e-12)
@@ -242,8 +250,12 @@ def test_bad_params():
         dpbandits.simulate("dp_se", [0.6, 0.4], 100, 1.0, 1, 0, noise_scale_uses="n")
     with pytest.raises(ValueError, match="epsilon"):
         dpbandits.simulate("dp_se", [0.6, 0.4], 100, 0.0, 1, 0)
-    for args, name in [((0, 1, 1.0, 0.1), "m"), ((2, 0, 1.0, 0.1), "e"), ((2, 1, 0.0, 0.1), "epsilon"),
-                       ((2, 1, 1.0, 1.0), "beta")]:
+    for args, name in [
+        ((0, 1, 1.0, 0.1), "m"),
+        ((2, 0, 1.0, 0.1), "e"),
+        ((2, 1, 0.0, 0.1), "epsilon"),
+        ((2, 1, 1.0, 1.0), "beta"),
+    ]:
         with pytest.raises(ValueError, match=name):
             epoch_schedule(*args)
 

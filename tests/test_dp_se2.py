@@ -27,8 +27,9 @@ def h_r(k, m, ell, r, beta):
 
 
 def c_r(name, k, m, ell, beta, eps):
-    return (6 * math.log(4 * k / beta) + 6 * math.log(8 * k * ell**2 / beta)
-            + HALT[name][1] * math.log(4 * k * m / beta)) / eps
+    return (
+        6 * math.log(4 * k / beta) + 6 * math.log(8 * k * ell**2 / beta) + HALT[name][1] * math.log(4 * k * m / beta)
+    ) / eps
 
 
 def halt_threshold(name, k, m, ell, r, beta, eps):
@@ -93,8 +94,12 @@ def deterministic_halt_round(name, schedule, beta, eps):
 def test_deterministic_anchor_fast_and_reference(name, schedule):
     beta, eps, horizon = 0.9, 1e9, 3000
     r_star = deterministic_halt_round(name, schedule, beta, eps)
-    expected_r = {("dp_se2", "pow2"): 512, ("dp_se2", "pow2plus1"): 513,
-                  ("dp_se2_modified", "pow2"): 16, ("dp_se2_modified", "pow2plus1"): 17}
+    expected_r = {
+        ("dp_se2", "pow2"): 512,
+        ("dp_se2", "pow2plus1"): 513,
+        ("dp_se2_modified", "pow2"): 16,
+        ("dp_se2_modified", "pow2plus1"): 17,
+    }
     assert r_star == expected_r[name, schedule]
     t = np.arange(1, horizon + 1)
     want = np.minimum(t // 2, r_star).astype(float)  # arm 0 (gap 0) then arm 1 (gap 1) each round
@@ -258,8 +263,11 @@ def test_halting_check_follows_the_sparse_vector_noise():
         for ell in range(1, 11):
             r = 2**ell
             h = math.sqrt(math.log(16 * k * m * ell * ell / beta) / (2 * r))
-            c_r = scale * math.log(4 * k / beta) + scale * math.log(8 * k * ell * ell / beta) + c_coef * math.log(
-                4 * k * m / beta) / eps
+            c_r = (
+                scale * math.log(4 * k / beta)
+                + scale * math.log(8 * k * ell * ell / beta)
+                + c_coef * math.log(4 * k * m / beta) / eps
+            )
             halts = alive & (r - big_m * h * r > rng.laplace(0.0, a_factor * scale, n) + b + c_r)
             if ell < 10:
                 assert not halts.any()  # the test is about the one check where the noise decides

@@ -48,9 +48,15 @@ def test_registered():
     assert "[RECON]" in alg.params["gamma_log"].doc and "[RECON]" in alg.params["gamma_denominator"].doc
 
 
-@pytest.mark.parametrize("k, ln_value, log2_value", [
-    (3, 12391.1, 25790), (5, 12551.6, 26125), (10, 12769.5, 26578), (20, 12987.3, 27031),
-])
+@pytest.mark.parametrize(
+    "k, ln_value, log2_value",
+    [
+        (3, 12391.1, 25790),
+        (5, 12551.6, 26125),
+        (10, 12769.5, 26578),
+        (20, 12987.3, 27031),
+    ],
+)
 def test_gamma_spec_table(k, ln_value, log2_value):
     # Gamma * eps for T = 5e7, beta = 1/T ("/2" of the thesis' Algorithm 6 read as "/eps", docs/reconstructions.md)
     for eps in (0.1, 1.0):
@@ -58,7 +64,8 @@ def test_gamma_spec_table(k, ln_value, log2_value):
         assert gamma_bonus(k, T_PAPER, eps, 1 / T_PAPER, "2") * eps == pytest.approx(log2_value, abs=0.6)
     ln_t = math.log(T_PAPER)
     assert gamma_bonus(k, T_PAPER, 0.5, 1e-3) == pytest.approx(
-        ln_t**2 * math.log(k * T_PAPER * ln_t / 1e-3) / 0.5, rel=1e-14)
+        ln_t**2 * math.log(k * T_PAPER * ln_t / 1e-3) / 0.5, rel=1e-14
+    )
     # the literal "/2" of the thesis' Algorithm 6, line 3 (the gamma_denominator reading)
     assert gamma_bonus(k, T_PAPER, 0.1, 1 / T_PAPER, "e", "2") == pytest.approx(ln_value / 2, abs=0.03)
 
@@ -144,7 +151,7 @@ def draw_blocks(means, scale, blocks, seed):
     crit = critical_chunks(np.asarray(means, dtype=float))
     u, eta = np.empty(BLOCK * blocks), np.empty(BLOCK * blocks)
     for b in range(blocks):
-        fill_draws(sb, crit, scale, u[b * BLOCK:(b + 1) * BLOCK], eta[b * BLOCK:(b + 1) * BLOCK])
+        fill_draws(sb, crit, scale, u[b * BLOCK : (b + 1) * BLOCK], eta[b * BLOCK : (b + 1) * BLOCK])
     return u, eta
 
 
@@ -276,11 +283,14 @@ def test_gamma_zero_without_noise_is_ucb(means):
     assert (out == ref_out).all()
 
 
-@pytest.mark.parametrize("means, eps, params", [
-    ([0.75, 0.7, 0.7], 1.0, {}),
-    ([0.75, 0.625, 0.5, 0.375, 0.25], 0.25, {"gamma_log": "2"}),
-    ([0.9, 0.8, 0.7, 0.6, 0.5, 0.5, 0.5, 0.4, 0.3], 0.5, {"beta": 0.01, "gamma_denominator": "2"}),
-])
+@pytest.mark.parametrize(
+    "means, eps, params",
+    [
+        ([0.75, 0.7, 0.7], 1.0, {}),
+        ([0.75, 0.625, 0.5, 0.375, 0.25], 0.25, {"gamma_log": "2"}),
+        ([0.9, 0.8, 0.7, 0.6, 0.5, 0.5, 0.5, 0.4, 0.3], 0.5, {"beta": 0.01, "gamma_denominator": "2"}),
+    ],
+)
 def test_pull_for_pull_agreement_with_reference(means, eps, params):
     # the step loop on the reference runner's draws reproduces the literal alpha / alpha-hat trees
     horizon, runs = 1500, 3
@@ -325,8 +335,10 @@ def test_runs_in_a_batch_equal_runs_alone(k):
     assert len({tuple(p) for p in together[1]}) == runs
     # through the public API: results do not depend on how runs are chunked
     whole = dpbandits.simulate("dp_ucb", means, horizon, 0.5, 7, seed=21)
-    parts = [dpbandits.simulate("dp_ucb", means, horizon, 0.5, b - a, seed=21, first_run=a)
-             for a, b in ((0, 1), (1, 3), (3, 7))]
+    parts = [
+        dpbandits.simulate("dp_ucb", means, horizon, 0.5, b - a, seed=21, first_run=a)
+        for a, b in ((0, 1), (1, 3), (3, 7))
+    ]
     assert (whole.regret == np.vstack([p.regret for p in parts])).all()
     assert (whole.pulls == np.vstack([p.pulls for p in parts])).all()
 
@@ -381,10 +393,24 @@ def test_kernel_leader_loop_equals_argmax_loop_at_the_papers_constants():
     means = np.array([float(m) for m in sajed_instance("C1", 5)])
     gamma = gamma_bonus(5, T_PAPER, 0.5, 1 / T_PAPER)
     ckpts = np.array([1000, 123_457, 300_000])
-    a = dp_ucb_batch(means, 300_000, gamma, node_scale(T_PAPER, 0.5), ckpts,
-                     new_streams([np.random.default_rng([24, i]) for i in range(2)]), True)
-    b = dp_ucb_batch(means, 300_000, gamma, node_scale(T_PAPER, 0.5), ckpts,
-                     new_streams([np.random.default_rng([24, i]) for i in range(2)]), False)
+    a = dp_ucb_batch(
+        means,
+        300_000,
+        gamma,
+        node_scale(T_PAPER, 0.5),
+        ckpts,
+        new_streams([np.random.default_rng([24, i]) for i in range(2)]),
+        True,
+    )
+    b = dp_ucb_batch(
+        means,
+        300_000,
+        gamma,
+        node_scale(T_PAPER, 0.5),
+        ckpts,
+        new_streams([np.random.default_rng([24, i]) for i in range(2)]),
+        False,
+    )
     assert all((x == y).all() for x, y in zip(a, b, strict=True))
 
 
@@ -395,8 +421,9 @@ def test_block_draws_match_plain_draws_in_distribution():
     # Gamma = 0 and Lap(2) node noise: decisions react to rewards and noise, so the test has power
     means, horizon, runs, scale = np.array([0.6, 0.5, 0.45]), 2000, 400, 2.0
     ckpts = np.array([horizon])
-    fast = dp_ucb_batch(means, horizon, 0.0, scale, ckpts, new_streams([np.random.default_rng([15, i])
-                                                                       for i in range(runs)]))
+    fast = dp_ucb_batch(
+        means, horizon, 0.0, scale, ckpts, new_streams([np.random.default_rng([15, i]) for i in range(runs)])
+    )
     fast = list(zip(*fast, strict=True))
     ordered = []
     for i in range(runs):  # plain numpy draws: uniforms and Lap(scale) node noises
@@ -447,4 +474,3 @@ def test_bad_params():
         dpbandits.simulate("dp_ucb", [0.6, 0.4], 100, 1.0, 1, 0, gamma_denominator="eps/K")
     with pytest.raises(ValueError, match="epsilon"):
         dpbandits.simulate("dp_ucb", [0.6, 0.4], 100, -1.0, 1, 0)
-

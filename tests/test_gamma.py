@@ -22,7 +22,7 @@ def twin(seed):
 def assert_same_state(g, sb):
     """The stream's unread pool words are g's next words, and its state is g's after them."""
     i = int(sb[POOL_INDEX])
-    np.testing.assert_array_equal(sb[POOL_START + i:], g.bit_generator.random_raw(POOL - i))
+    np.testing.assert_array_equal(sb[POOL_START + i :], g.bit_generator.random_raw(POOL - i))
     h = np.random.Generator(np.random.PCG64(0))
     set_streams_state([h], sb[None])
     assert h.bit_generator.state == g.bit_generator.state

@@ -85,7 +85,8 @@ def unit_means(k_min=2, k_max=5):
     """Bernoulli means: a list, tuple or array of K numbers in [0, 1] (some exactly 0 or 1)."""
     values = st.one_of(st.floats(0, 1), st.sampled_from([0, 1, 0.5]))
     return st.lists(values, min_size=k_min, max_size=k_max).flatmap(
-        lambda m: st.sampled_from([m, tuple(m), np.asarray(m, dtype=float)]))
+        lambda m: st.sampled_from([m, tuple(m), np.asarray(m, dtype=float)])
+    )
 
 
 def integer_like(low, high):
@@ -100,13 +101,23 @@ def regret_arguments(draw, algorithm, max_horizon=300, max_runs=3):
     k = len(means)
     horizon = draw(integer_like(k, max_horizon))
     private = ALGORITHMS[algorithm].private
-    epsilon = draw(st.one_of(st.floats(1e-3, 100), st.integers(1, 10), st.just(np.float64(0.5)),
-                             *([] if private else [st.none()])))
-    checkpoints = draw(st.one_of(st.none(), st.lists(st.integers(1, int(horizon)), min_size=1, max_size=6,
-                                                     unique=True).map(sorted)))
-    return dict(algorithm=algorithm, means=means, horizon=horizon, epsilon=epsilon,
-                runs=draw(integer_like(1, max_runs)), seed=draw(st.integers(0, 2**64)),
-                first_run=draw(st.integers(0, 10**6)), checkpoints=checkpoints, **draw(valid_params(algorithm)))
+    epsilon = draw(
+        st.one_of(st.floats(1e-3, 100), st.integers(1, 10), st.just(np.float64(0.5)), *([] if private else [st.none()]))
+    )
+    checkpoints = draw(
+        st.one_of(st.none(), st.lists(st.integers(1, int(horizon)), min_size=1, max_size=6, unique=True).map(sorted))
+    )
+    return dict(
+        algorithm=algorithm,
+        means=means,
+        horizon=horizon,
+        epsilon=epsilon,
+        runs=draw(integer_like(1, max_runs)),
+        seed=draw(st.integers(0, 2**64)),
+        first_run=draw(st.integers(0, 10**6)),
+        checkpoints=checkpoints,
+        **draw(valid_params(algorithm)),
+    )
 
 
 @st.composite
@@ -129,8 +140,16 @@ def bai_arguments(draw, algorithm):
     event(f"instance: {kind}")
     gauss = algorithm == "dp_bai_gauss"  # the classical Gaussian mechanism needs epsilon, delta < 1
     epsilon = draw(st.floats(1e-2, 0.99) if gauss else st.one_of(st.floats(1e-2, 100), st.integers(1, 10)))
-    out = dict(algorithm=algorithm, arms=arms, theta=theta, budget=draw(integer_like(200, 3000)), epsilon=epsilon,
-               runs=draw(integer_like(1, 3)), seed=draw(st.integers(0, 2**64)), first_run=draw(st.integers(0, 10**6)))
+    out = dict(
+        algorithm=algorithm,
+        arms=arms,
+        theta=theta,
+        budget=draw(integer_like(200, 3000)),
+        epsilon=epsilon,
+        runs=draw(integer_like(1, 3)),
+        seed=draw(st.integers(0, 2**64)),
+        first_run=draw(st.integers(0, 10**6)),
+    )
     if draw(st.booleans()):
         out.update(reward="uniform_centered", reward_width=draw(st.floats(0, 0.5)))
         means = arms @ theta
@@ -143,8 +162,12 @@ def bai_arguments(draw, algorithm):
 
 # --- spoiled arguments -------------------------------------------------------------------------------
 
-NOT_A_NUMBER = labelled("not a number", st.sampled_from(
-    [None, True, False, np.bool_(True), "1", "1000", b"1", [1], (1,), {"a": 1}, complex(1, 1), object()]))
+NOT_A_NUMBER = labelled(
+    "not a number",
+    st.sampled_from(
+        [None, True, False, np.bool_(True), "1", "1000", b"1", [1], (1,), {"a": 1}, complex(1, 1), object()]
+    ),
+)
 NON_FINITE = labelled("non-finite", st.sampled_from([float("nan"), float("inf"), float("-inf"), np.float64("nan")]))
 FRACTIONAL = labelled("fractional", st.floats(0.01, 1e6).filter(lambda v: not v.is_integer()))
 
@@ -158,8 +181,11 @@ def bad_integer(low: int, high: int | None = None):
 
 
 def bad_epsilon(private: bool):
-    out = [NON_FINITE, labelled("below 1e-9", st.floats(-1e9, MIN_EPSILON, exclude_max=True)),
-           NOT_A_NUMBER.filter(lambda pair: pair[1] is not None)]
+    out = [
+        NON_FINITE,
+        labelled("below 1e-9", st.floats(-1e9, MIN_EPSILON, exclude_max=True)),
+        NOT_A_NUMBER.filter(lambda pair: pair[1] is not None),
+    ]
     if private:
         out.append(labelled("None for a private algorithm", st.none()))
     return st.one_of(out)
@@ -167,8 +193,9 @@ def bad_epsilon(private: bool):
 
 def one_entry_replaced(values: list, bad):
     """``values`` with one entry replaced by a draw of ``bad``."""
-    return st.tuples(st.integers(0, len(values) - 1), bad).map(lambda pair: [*values[: pair[0]], pair[1],
-                                                                             *values[pair[0] + 1:]])
+    return st.tuples(st.integers(0, len(values) - 1), bad).map(
+        lambda pair: [*values[: pair[0]], pair[1], *values[pair[0] + 1 :]]
+    )
 
 
 def bad_vector(name: str, valid: list, low=None, high=None):
@@ -182,19 +209,31 @@ def bad_vector(name: str, valid: list, low=None, high=None):
         labelled("scalar or junk", st.sampled_from([None, 0.5, "0.5", {"a": 1}])),
     ]
     if low is not None:
-        out.append(labelled("entry out of range", one_entry_replaced(
-            valid, st.one_of(st.floats(high, 1e6, exclude_min=True), st.floats(-1e6, low, exclude_max=True)))))
+        out.append(
+            labelled(
+                "entry out of range",
+                one_entry_replaced(
+                    valid, st.one_of(st.floats(high, 1e6, exclude_min=True), st.floats(-1e6, low, exclude_max=True))
+                ),
+            )
+        )
     return st.one_of(out)
 
 
 def bad_checkpoints(horizon: int):
     return st.one_of(
         labelled("empty", st.just([])),
-        labelled("below 1", st.lists(st.integers(-5, horizon), min_size=1, max_size=3, unique=True)
-                 .map(lambda c: sorted({*c, 0}))),
+        labelled(
+            "below 1",
+            st.lists(st.integers(-5, horizon), min_size=1, max_size=3, unique=True).map(lambda c: sorted({*c, 0})),
+        ),
         labelled("beyond the horizon", st.integers(horizon + 1, horizon + 10**6).map(lambda t: [1, t])),
-        labelled("not increasing", st.lists(st.integers(1, horizon), min_size=2, max_size=4)
-                 .filter(lambda c: any(b <= a for a, b in zip(c, c[1:], strict=False)))),
+        labelled(
+            "not increasing",
+            st.lists(st.integers(1, horizon), min_size=2, max_size=4).filter(
+                lambda c: any(b <= a for a, b in zip(c, c[1:], strict=False))
+            ),
+        ),
         labelled("not integers", st.sampled_from([[1.0, 2.0], ["1", "2"], [True], [[1, 2]], "1", 5, {"a": 1}])),
     )
 
@@ -204,8 +243,11 @@ def bad_param(name: str):
     out = [st.tuples(st.just(UNKNOWN_PARAM), labelled("unknown parameter", st.sampled_from([1, None, "x"])))]
     for key, spec in ALGORITHMS[name].params.items():
         if isinstance(spec, OptionalProbability):
-            bad = st.one_of(labelled("outside (0, 1)", st.sampled_from([0, 0.0, 1, 1.5, -0.1])),
-                            NON_FINITE, NOT_A_NUMBER.filter(lambda pair: pair[1] is not None))
+            bad = st.one_of(
+                labelled("outside (0, 1)", st.sampled_from([0, 0.0, 1, 1.5, -0.1])),
+                NON_FINITE,
+                NOT_A_NUMBER.filter(lambda pair: pair[1] is not None),
+            )
         elif spec.choices is not None:
             other = st.text(max_size=8).filter(lambda v, choices=spec.choices: v not in choices)
             bad = labelled("not a choice", st.one_of(other, st.sampled_from([None, 1, 2.5])))
@@ -320,17 +362,21 @@ def spoil_regret(data, args: dict, argument: str) -> tuple[dict, str]:
         "algorithm": st.one_of(
             labelled("unknown name", st.text(max_size=12).filter(lambda v: v not in ALGORITHMS)),
             labelled("a BAI algorithm", st.sampled_from(BAI)),
-            labelled("not a string", st.sampled_from([None, 3, True, ["ucb"], b"ucb"]))),
+            labelled("not a string", st.sampled_from([None, 3, True, ["ucb"], b"ucb"])),
+        ),
         "means": st.one_of(
             bad_vector("means", list(args["means"]), low=0.0, high=1.0),
             labelled("fewer than 2 arms", st.lists(st.floats(0, 1), max_size=1)),
-            labelled("more than 2**16 arms", st.just(np.full(MAX_ARMS + 1, 0.5)))),
+            labelled("more than 2**16 arms", st.just(np.full(MAX_ARMS + 1, 0.5))),
+        ),
         "horizon": st.one_of(bad_integer(k, MAX_HORIZON), labelled("below K", st.integers(0, k - 1))),
         "epsilon": bad_epsilon(private),
         "runs": bad_integer(1, MAX_RUNS),
         "seed": bad_integer(0),
-        "first_run": st.one_of(bad_integer(0), labelled(
-            "last run index beyond 2**62", st.integers(MAX_RUN_INDEX - int(args["runs"]) + 1, 2**70))),
+        "first_run": st.one_of(
+            bad_integer(0),
+            labelled("last run index beyond 2**62", st.integers(MAX_RUN_INDEX - int(args["runs"]) + 1, 2**70)),
+        ),
         "checkpoints": bad_checkpoints(horizon),
     }
     if argument == "parameter":
@@ -419,8 +465,18 @@ def test_valid_bai_calls_keep_the_invariants(algorithm, data):
     assert last.recommended[0] == out.recommended[-1]
 
 
-BAI_ARGUMENTS = ["algorithm", "arms", "theta", "budget", "epsilon", "runs", "seed", "first_run", "reward",
-                 "reward_width"]
+BAI_ARGUMENTS = [
+    "algorithm",
+    "arms",
+    "theta",
+    "budget",
+    "epsilon",
+    "runs",
+    "seed",
+    "first_run",
+    "reward",
+    "reward_width",
+]
 
 
 def spoil_bai(data, args: dict, argument: str) -> tuple[dict, str]:
@@ -430,7 +486,8 @@ def spoil_bai(data, args: dict, argument: str) -> tuple[dict, str]:
         "algorithm": st.one_of(
             labelled("unknown name", st.text(max_size=12).filter(lambda v: v not in ALGORITHMS)),
             labelled("a regret algorithm", st.sampled_from(REGRET)),
-            labelled("not a string", st.sampled_from([None, 3, True, ["dp_bai"]]))),
+            labelled("not a string", st.sampled_from([None, 3, True, ["dp_bai"]])),
+        ),
         "arms": st.one_of(
             labelled("non-finite entry", st.just(np.where(arms == arms.max(), np.nan, arms))),
             labelled("booleans", st.just(arms > 0.5)),
@@ -438,7 +495,8 @@ def spoil_bai(data, args: dict, argument: str) -> tuple[dict, str]:
             labelled("one arm", st.just(arms[:1])),
             labelled("no features", st.just(arms[:, :0])),
             labelled("strings", st.just(arms.astype(str))),
-            labelled("junk", st.sampled_from([None, 1.0, "arms", {"a": 1}]))),
+            labelled("junk", st.sampled_from([None, 1.0, "arms", {"a": 1}])),
+        ),
         "theta": st.one_of(
             bad_vector("theta", theta.tolist()),
             labelled("wrong length", st.just([*theta.tolist(), 0.1])),
@@ -449,15 +507,24 @@ def spoil_bai(data, args: dict, argument: str) -> tuple[dict, str]:
         "runs": bad_integer(1, MAX_RUNS),
         "seed": bad_integer(0),
         "first_run": bad_integer(0),
-        "reward": labelled("unknown law", st.one_of(st.text(max_size=10), st.sampled_from([None, 1, "Uniform"]))
-                           .filter(lambda v: v not in ("uniform", "uniform_centered"))),
+        "reward": labelled(
+            "unknown law",
+            st.one_of(st.text(max_size=10), st.sampled_from([None, 1, "Uniform"])).filter(
+                lambda v: v not in ("uniform", "uniform_centered")
+            ),
+        ),
     }
     if argument == "reward_width":
         if "reward_width" in args:
-            label, value = data.draw(st.one_of(NON_FINITE, NOT_A_NUMBER.filter(lambda p: p[1] is not None),
-                                               labelled("outside [0, 1/2]", st.floats(0.5, 10, exclude_min=True)),
-                                               labelled("negative", st.floats(-10, 0, exclude_max=True)),
-                                               labelled("missing", st.just(None))))
+            label, value = data.draw(
+                st.one_of(
+                    NON_FINITE,
+                    NOT_A_NUMBER.filter(lambda p: p[1] is not None),
+                    labelled("outside [0, 1/2]", st.floats(0.5, 10, exclude_min=True)),
+                    labelled("negative", st.floats(-10, 0, exclude_max=True)),
+                    labelled("missing", st.just(None)),
+                )
+            )
         else:
             label, value = data.draw(labelled("given with reward='uniform'", st.floats(0, 0.5)))
         culprit = argument
@@ -513,21 +580,29 @@ def test_valid_sajed_instances_are_sorted_means(k, name):
     np.testing.assert_array_equal(means, [float(x) for x in exact])
 
 
-@given(spec=st.one_of(st.sampled_from(sorted(NAMED)).map(lambda n: {"name": n}),
-                      unit_means().map(lambda m: {"means": m})))
+@given(
+    spec=st.one_of(st.sampled_from(sorted(NAMED)).map(lambda n: {"name": n}), unit_means().map(lambda m: {"means": m}))
+)
 def test_valid_named_or_given_means_come_back(spec):
     event("instance: " + ("named" if "name" in spec else "given means"))
     means = call_quietly(means_for, spec)
     np.testing.assert_array_equal(means, NAMED[spec["name"]] if "name" in spec else np.asarray(spec["means"]))
 
 
-@given(k=integer_like(4, 40), omega=st.lists(st.floats(0, 0.8), min_size=2, max_size=2).map(sorted),
-       seed=st.integers(0, 2**32), via_config=st.booleans())
+@given(
+    k=integer_like(4, 40),
+    omega=st.lists(st.floats(0, 0.8), min_size=2, max_size=2).map(sorted),
+    seed=st.integers(0, 2**32),
+    via_config=st.booleans(),
+)
 def test_valid_section5_instances_have_arm_1_best(k, omega, seed, via_config):
     event("section5 via " + ("instance_for" if via_config else "section5_instance"))
     kwargs = dict(k=k, omega_low=omega[0], omega_high=omega[1], seed=seed)
-    arms, theta = (call_quietly(instance_for, {"name": "section5", **kwargs})[:2] if via_config
-                   else call_quietly(section5_instance, **kwargs))
+    arms, theta = (
+        call_quietly(instance_for, {"name": "section5", **kwargs})[:2]
+        if via_config
+        else call_quietly(section5_instance, **kwargs)
+    )
     means = arms @ theta
     assert arms.shape == (int(k), 2) and theta.shape == (2,)
     assert means[0] == 0.5 and np.all(means[1:] <= 0.45 + 1e-12) and np.all(means >= 0)  # rewards U[0, 2 mu]
@@ -554,47 +629,91 @@ def test_valid_checkpoints_are_increasing_and_end_at_the_horizon(horizon, n, dat
 # (function, the valid arguments, {argument: (label, value) pairs it must refuse}); the argument named in
 # the error is the key, except "spec" (a config entry), which the errors call "instance"
 HELPERS = {
-    "means_for": (means_for, lambda: {"spec": {"name": "C2", "k": 5}}, {
-        "spec": st.one_of(labelled("not a mapping", st.sampled_from([None, "C2", ["C2"], 5]))),
-        "name": st.one_of(labelled("unknown", st.text(max_size=8).filter(lambda v: v not in [*NAMED, "C1", "C2",
-                                                                                                "C3", "C4"])),
-                          labelled("not a string", st.sampled_from([None, 2, True, ["C2"]]))),
-        "k": st.one_of(bad_integer(2, MAX_ARMS), labelled("missing", st.just(...))),
-        "means": st.one_of(bad_vector("means", [0.9, 0.6], low=0.0, high=1.0),
-                           labelled("fewer than 2 arms", st.lists(st.floats(0, 1), max_size=1))),
-    }),
-    "sajed_instance": (sajed_instance, lambda: {"name": "C3", "k": 5}, {
-        "name": labelled("unknown", st.one_of(st.text(max_size=4), st.sampled_from([None, 1, "c1"]))
-                         .filter(lambda v: v not in ("C1", "C2", "C3", "C4"))),
-        "k": bad_integer(2, MAX_ARMS),
-    }),
-    "section5_instance": (section5_instance, lambda: {"k": 8, "omega_low": 0.1, "omega_high": 0.7, "seed": 3}, {
-        "k": bad_integer(4, MAX_ARMS),
-        "omega_low": st.one_of(NON_FINITE, NOT_A_NUMBER, labelled("negative", st.floats(-10, 0, exclude_max=True)),
-                               labelled("above omega_high", st.floats(0.7, 0.8, exclude_min=True))),
-        "omega_high": st.one_of(NON_FINITE, NOT_A_NUMBER, labelled("above 0.8", st.floats(0.8, 10, exclude_min=True)),
-                                labelled("negative", st.floats(-10, 0, exclude_max=True))),
-        "seed": bad_integer(0),
-    }),
-    "two_arm_instance": (two_arm_instance, lambda: {"ratio": 10.0, "mu1": 0.5, "mu2": 0.45}, {
-        "ratio": st.one_of(NON_FINITE, NOT_A_NUMBER, labelled("outside [1e-12, 1e12]", st.sampled_from(
-            [0.0, -1.0, 1e-13, 1e13]))),
-        "mu1": st.one_of(NON_FINITE, NOT_A_NUMBER, labelled("outside [0, 1]", st.sampled_from([-0.1, 1.5]))),
-        "mu2": st.one_of(NON_FINITE, NOT_A_NUMBER, labelled("outside [0, 1]", st.sampled_from([-0.1, 1.5]))),
-    }),
-    "instance_for": (instance_for, lambda: {"spec": {"name": "two_arm", "ratio": 2.0}}, {
-        "spec": labelled("not a mapping", st.sampled_from([None, "two_arm", [1], 5])),
-        "name": labelled("unknown", st.sampled_from(["section6", None, 3, "C2"])),
-        UNKNOWN_PARAM: labelled("unknown key", st.sampled_from([1, None])),
-        "ratio": st.one_of(NON_FINITE, NOT_A_NUMBER),
-    }),
-    "default_checkpoints": (default_checkpoints, lambda: {"horizon": 1000, "n": 50}, {
-        "horizon": bad_integer(1, MAX_HORIZON),
-        "n": bad_integer(2, 100_000),
-    }),
-    "check_checkpoints": (check_checkpoints, lambda: {"checkpoints": [1, 5, 9], "horizon": 10}, {
-        "checkpoints": bad_checkpoints(10),
-    }),
+    "means_for": (
+        means_for,
+        lambda: {"spec": {"name": "C2", "k": 5}},
+        {
+            "spec": st.one_of(labelled("not a mapping", st.sampled_from([None, "C2", ["C2"], 5]))),
+            "name": st.one_of(
+                labelled("unknown", st.text(max_size=8).filter(lambda v: v not in [*NAMED, "C1", "C2", "C3", "C4"])),
+                labelled("not a string", st.sampled_from([None, 2, True, ["C2"]])),
+            ),
+            "k": st.one_of(bad_integer(2, MAX_ARMS), labelled("missing", st.just(...))),
+            "means": st.one_of(
+                bad_vector("means", [0.9, 0.6], low=0.0, high=1.0),
+                labelled("fewer than 2 arms", st.lists(st.floats(0, 1), max_size=1)),
+            ),
+        },
+    ),
+    "sajed_instance": (
+        sajed_instance,
+        lambda: {"name": "C3", "k": 5},
+        {
+            "name": labelled(
+                "unknown",
+                st.one_of(st.text(max_size=4), st.sampled_from([None, 1, "c1"])).filter(
+                    lambda v: v not in ("C1", "C2", "C3", "C4")
+                ),
+            ),
+            "k": bad_integer(2, MAX_ARMS),
+        },
+    ),
+    "section5_instance": (
+        section5_instance,
+        lambda: {"k": 8, "omega_low": 0.1, "omega_high": 0.7, "seed": 3},
+        {
+            "k": bad_integer(4, MAX_ARMS),
+            "omega_low": st.one_of(
+                NON_FINITE,
+                NOT_A_NUMBER,
+                labelled("negative", st.floats(-10, 0, exclude_max=True)),
+                labelled("above omega_high", st.floats(0.7, 0.8, exclude_min=True)),
+            ),
+            "omega_high": st.one_of(
+                NON_FINITE,
+                NOT_A_NUMBER,
+                labelled("above 0.8", st.floats(0.8, 10, exclude_min=True)),
+                labelled("negative", st.floats(-10, 0, exclude_max=True)),
+            ),
+            "seed": bad_integer(0),
+        },
+    ),
+    "two_arm_instance": (
+        two_arm_instance,
+        lambda: {"ratio": 10.0, "mu1": 0.5, "mu2": 0.45},
+        {
+            "ratio": st.one_of(
+                NON_FINITE, NOT_A_NUMBER, labelled("outside [1e-12, 1e12]", st.sampled_from([0.0, -1.0, 1e-13, 1e13]))
+            ),
+            "mu1": st.one_of(NON_FINITE, NOT_A_NUMBER, labelled("outside [0, 1]", st.sampled_from([-0.1, 1.5]))),
+            "mu2": st.one_of(NON_FINITE, NOT_A_NUMBER, labelled("outside [0, 1]", st.sampled_from([-0.1, 1.5]))),
+        },
+    ),
+    "instance_for": (
+        instance_for,
+        lambda: {"spec": {"name": "two_arm", "ratio": 2.0}},
+        {
+            "spec": labelled("not a mapping", st.sampled_from([None, "two_arm", [1], 5])),
+            "name": labelled("unknown", st.sampled_from(["section6", None, 3, "C2"])),
+            UNKNOWN_PARAM: labelled("unknown key", st.sampled_from([1, None])),
+            "ratio": st.one_of(NON_FINITE, NOT_A_NUMBER),
+        },
+    ),
+    "default_checkpoints": (
+        default_checkpoints,
+        lambda: {"horizon": 1000, "n": 50},
+        {
+            "horizon": bad_integer(1, MAX_HORIZON),
+            "n": bad_integer(2, 100_000),
+        },
+    ),
+    "check_checkpoints": (
+        check_checkpoints,
+        lambda: {"checkpoints": [1, 5, 9], "horizon": 10},
+        {
+            "checkpoints": bad_checkpoints(10),
+        },
+    ),
 }
 HELPER_CASES = [(fn, argument) for fn, (_, _, bad) in HELPERS.items() for argument in bad]
 SPEC_KEYS = {"name", "k", "means", "ratio", UNKNOWN_PARAM}  # keys of the config entry, not arguments
@@ -653,12 +772,26 @@ ALL_PATHS = [p for p in paths(BASE) if p]
 FAST_PATHS = [p for p in ALL_PATHS if p[0] != "readings"]
 READING_PATHS = [p for p in ALL_PATHS if p[0] == "readings"]
 YAML_JUNK = st.one_of(  # what YAML or --config can hold: no numpy scalars or complex numbers
-    st.none(), st.booleans(), st.text(max_size=6), st.just("1000"), st.just([1]), st.just({"a": 1}),
+    st.none(),
+    st.booleans(),
+    st.text(max_size=6),
+    st.just("1000"),
+    st.just([1]),
+    st.just({"a": 1}),
     st.sampled_from([float("nan"), float("inf"), float("-inf")]),
 )
 MUTATIONS = st.one_of(
-    YAML_JUNK, st.floats(), st.integers(2**40 + 1, 2**80), st.integers(-5, 5), st.just([]), st.just({}),
-    st.just("no_such_algorithm"), st.just(10**30), st.just(-1), st.just(float("nan")), st.just([float("inf")]),
+    YAML_JUNK,
+    st.floats(),
+    st.integers(2**40 + 1, 2**80),
+    st.integers(-5, 5),
+    st.just([]),
+    st.just({}),
+    st.just("no_such_algorithm"),
+    st.just(10**30),
+    st.just(-1),
+    st.just(float("nan")),
+    st.just([float("inf")]),
 )
 
 
@@ -723,8 +856,9 @@ def plan_or_refuse(config: dict, path: tuple, culprit: str, tmp_path: Path):
 
 
 @settings(deadline=timedelta(seconds=30))  # a plan takes ~1 s, several on a loaded machine
-@given(path=st.sampled_from(FAST_PATHS), action=st.sampled_from(["replace", "replace", "add", "delete"]),
-       value=MUTATIONS)
+@given(
+    path=st.sampled_from(FAST_PATHS), action=st.sampled_from(["replace", "replace", "add", "delete"]), value=MUTATIONS
+)
 def test_config_mutations_plan_or_fail_naming_the_key(path, action, value, tmp_path_factory):
     event(f"action: {action}")
     config, culprit = mutate(FAST, path, action, value)

@@ -21,8 +21,10 @@ from dpbandits import numba_cache, sources
 HELPER = "bandits/_counters.py"  # the hybrid counter's noise step, inlined into dp_ucb_tossou's kernel
 NODE_NOISE = "k * node_scale * eta)"
 LOUD = "1000.0 * k * node_scale * eta)"  # the hybrid counter's tree nodes get 1000 times their noise
-CALL = ("import json, dpbandits; r = dpbandits.simulate('dp_ucb_tossou', [0.9, 0.6], 20000, 1.0, 4, 0); "
-        "print(json.dumps(r.regret[:, -1].tolist()))")
+CALL = (
+    "import json, dpbandits; r = dpbandits.simulate('dp_ucb_tossou', [0.9, 0.6], 20000, 1.0, 4, 0); "
+    "print(json.dumps(r.regret[:, -1].tolist()))"
+)
 
 
 def _final_regret(package_root: Path, cache: Path) -> np.ndarray:
@@ -55,8 +57,14 @@ def test_editing_a_helper_module_recompiles_the_kernels_that_use_it(tmp_path):
 def test_the_key_covers_every_file_compiled_code_can_reach():
     files = {Path(f).relative_to(sources.PACKAGE).as_posix() for f in numba_cache.compiled_sources()}
     # the kernels' own modules, the helpers they inline, and the constants they read at compile time
-    assert {"bandits/dp_ucb_tossou.py", "bandits/_counters.py", "bandits/_tossou.py", "bandits/_params.py",
-            "klucb.py", "__init__.py"} <= files
+    assert {
+        "bandits/dp_ucb_tossou.py",
+        "bandits/_counters.py",
+        "bandits/_tossou.py",
+        "bandits/_params.py",
+        "klucb.py",
+        "__init__.py",
+    } <= files
     # code that never reaches a kernel does not force a recompile
     assert not {"plotting.py", "figures.py", "report.py"} & files
 
@@ -89,7 +97,7 @@ def test_old_folders_are_pruned_beyond_the_kept_ones(tmp_path, monkeypatch):
     recent.mkdir()
     folder = numba_cache.configure()
     left = set(tmp_path.glob("numba-*"))
-    assert left == {folder, recent, *old[-(numba_cache.KEEP - 1):]}, sorted(p.name for p in left)
+    assert left == {folder, recent, *old[-(numba_cache.KEEP - 1) :]}, sorted(p.name for p in left)
 
 
 def test_an_unwritable_base_falls_back_to_the_temporary_directory(tmp_path, monkeypatch):

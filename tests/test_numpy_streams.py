@@ -23,7 +23,7 @@ def _twin(seed):
 def _same_state(g, sb) -> bool:
     """The stream's unread pool words are g's next words, and its state is g's after them."""
     i = int(sb[POOL_INDEX])
-    if not np.array_equal(sb[POOL_START + i:], g.bit_generator.random_raw(POOL - i)):
+    if not np.array_equal(sb[POOL_START + i :], g.bit_generator.random_raw(POOL - i)):
         return False
     h = np.random.Generator(np.random.PCG64(0))
     set_streams_state([h], sb[None])
@@ -67,11 +67,19 @@ def _beta(g, sb):
     return np.array_equal(out, g.beta(a, b)) and _same_state(g, sb)
 
 
-STREAMS = {"PCG64 words": _words, "random()": _random, "standard_exponential()": _exponential,
-           "standard_normal()": _normal, "standard_gamma()": _gamma, "beta()": _beta}
+STREAMS = {
+    "PCG64 words": _words,
+    "random()": _random,
+    "standard_exponential()": _exponential,
+    "standard_normal()": _normal,
+    "standard_gamma()": _gamma,
+    "beta()": _beta,
+}
 
 
 def test_this_numpy_release_draws_the_streams_the_inline_samplers_reproduce():
     differ = [name for seed, (name, same) in enumerate(STREAMS.items()) if not same(*_twin(seed))]
-    assert not differ, (f"numpy {np.__version__} draws other {', '.join(differ)} than the inline samplers: "
-                        "keep pyproject.toml's numpy bound below this release")
+    assert not differ, (
+        f"numpy {np.__version__} draws other {', '.join(differ)} than the inline samplers: "
+        "keep pyproject.toml's numpy bound below this release"
+    )

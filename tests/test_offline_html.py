@@ -21,7 +21,7 @@ def test_every_kind_of_remote_fetch_is_found():
     assert remote_fetches(REMOTE) == [
         "<script src=https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js>",
         "<link href=//fonts.example.org/css>",
-        '@import url(http://example.org/a.css',
+        "@import url(http://example.org/a.css",
         "url(https://example.org/b.png",
         "import(https://cdn.example.org/mermaid.mjs)",
         "<img src=https://example.org/c.png>",

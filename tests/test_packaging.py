@@ -29,7 +29,7 @@ def test_environment_yml_lists_the_same_dependencies_as_pyproject():
     conda = {_name(d): d for d in env["dependencies"] if isinstance(d, str) and _name(d) not in ("python", "pip")}
     assert set(conda) == set(pip_deps)
     for name, req in pip_deps.items():  # the same version bounds
-        pins = re.sub(r"\s", "", req[len(name):]).lstrip("[").split("]")[-1]
+        pins = re.sub(r"\s", "", req[len(name) :]).lstrip("[").split("]")[-1]
         assert pins.replace(" ", "") in conda[name].replace(" ", ""), (name, req, conda[name])
 
 
@@ -39,12 +39,13 @@ def test_workflow_conda_environment_matches_environment_yml():
     assert workflow_env["dependencies"] == env["dependencies"] and workflow_env["channels"] == env["channels"]
     rules = "".join(p.read_text() for p in (ROOT / "workflow/rules").glob("*.smk"))
     actions = [b for b in re.split(r"^\s*rule\b", rules, flags=re.M)[1:] if "script:" in b or "shell:" in b]
-    assert len(actions) >= 6 and all('conda:\n' in b and '"../envs/dpbandits.yaml"' in b for b in actions)
+    assert len(actions) >= 6 and all("conda:\n" in b and '"../envs/dpbandits.yaml"' in b for b in actions)
 
 
 def test_workflow_is_snakefmt_formatted():
-    proc = subprocess.run([sys.executable, "-m", "snakefmt", "--check", "Snakefile", "workflow"], cwd=ROOT,
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakefmt", "--check", "Snakefile", "workflow"], cwd=ROOT, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -73,12 +74,15 @@ echo "python $*" >> "$FAKE_LOG"
 """
 
 
-@pytest.mark.parametrize(("pip", "pytest_status", "ruff", "expected_rc", "ran"), [
-    (1, 0, 0, 1, ["pip"]),  # a failed install: CI fails, and neither the tests nor the mutants run
-    (0, 1, 0, 1, ["pip", "pytest"]),  # failing tests: CI fails, the mutant harness does not run
-    (0, 0, 1, 1, ["pip", "pytest", "ruff check ."]),  # a lint finding: CI fails
-    (0, 0, 0, 0, ["pip", "pytest", "ruff check .", "python tests/noise_mutants.py"]),
-])
+@pytest.mark.parametrize(
+    ("pip", "pytest_status", "ruff", "expected_rc", "ran"),
+    [
+        (1, 0, 0, 1, ["pip"]),  # a failed install: CI fails, and neither the tests nor the mutants run
+        (0, 1, 0, 1, ["pip", "pytest"]),  # failing tests: CI fails, the mutant harness does not run
+        (0, 0, 1, 1, ["pip", "pytest", "ruff check ."]),  # a lint finding: CI fails
+        (0, 0, 0, 0, ["pip", "pytest", "ruff check .", "python tests/noise_mutants.py"]),
+    ],
+)
 def test_ci_stops_on_a_failed_install_or_failing_tests(tmp_path, pip, pytest_status, ruff, expected_rc, ran):
     # .ci/run in a scratch checkout with fake python3/pip/pytest that log their calls and exit as told
     (tmp_path / ".ci").mkdir()
@@ -87,10 +91,13 @@ def test_ci_stops_on_a_failed_install_or_failing_tests(tmp_path, pip, pytest_sta
     (tmp_path / ".venv" / "stale").write_text("left by an earlier run")
     fake, log = tmp_path / "bin", tmp_path / "calls.log"
     fake.mkdir()
-    tools = {"python3": FAKE_PYTHON, "python": FAKE_PYTHON,
-             "pip": f'#!/bin/sh\necho pip >> "$FAKE_LOG"\nexit {pip}\n',
-             "pytest": f'#!/bin/sh\necho pytest >> "$FAKE_LOG"\nexit {pytest_status}\n',
-             "ruff": f'#!/bin/sh\necho "ruff $*" >> "$FAKE_LOG"\nexit {ruff}\n'}
+    tools = {
+        "python3": FAKE_PYTHON,
+        "python": FAKE_PYTHON,
+        "pip": f'#!/bin/sh\necho pip >> "$FAKE_LOG"\nexit {pip}\n',
+        "pytest": f'#!/bin/sh\necho pytest >> "$FAKE_LOG"\nexit {pytest_status}\n',
+        "ruff": f'#!/bin/sh\necho "ruff $*" >> "$FAKE_LOG"\nexit {ruff}\n',
+    }
     for name, text in tools.items():
         (fake / name).write_text(text)
         (fake / name).chmod(0o755)
@@ -103,16 +110,21 @@ def test_ci_stops_on_a_failed_install_or_failing_tests(tmp_path, pip, pytest_sta
 
 def test_python_is_ruff_formatted():
     """``ruff format`` (the pre-commit hook) leaves every Python file as it is."""
-    proc = subprocess.run([sys.executable, "-m", "ruff", "format", "--check", "."], cwd=ROOT, capture_output=True,
-                          text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
 
 
 HOOK_CASES = [  # (hook, file, clean text, text the hook must refuse)
     ("ruff-check", "lint.py", "import os\n\nprint(os.sep)\n", "import os\n"),
     ("ruff-format", "fmt.py", 'x = {"a": 1}\n', 'x = {"a":1}\n'),
-    ("snakefmt", "Snakefile", 'rule a:\n    output:\n        "x",\n    shell:\n        "touch {output}"\n',
-     'rule a:\n    output: "x"\n    shell: "touch {output}"\n'),
+    (
+        "snakefmt",
+        "Snakefile",
+        'rule a:\n    output:\n        "x",\n    shell:\n        "touch {output}"\n',
+        'rule a:\n    output: "x"\n    shell: "touch {output}"\n',
+    ),
 ]
 
 
@@ -122,14 +134,22 @@ def test_pre_commit_hooks_refuse_what_the_lint_refuses(tmp_path, hook, name, cle
     with the project's config and pyproject.toml; the hooks run this environment's tools, offline)."""
     for f in (".pre-commit-config.yaml", "pyproject.toml"):
         shutil.copy(ROOT / f, tmp_path / f)
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / ".cache"),
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path / ".cache"),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     for text, expected in [(clean, 0), (bad, 1)]:
         (tmp_path / name).write_text(text)
         subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
-        proc = subprocess.run([sys.executable, "-m", "pre_commit", "run", hook, "--files", name], cwd=tmp_path,
-                              env=env, capture_output=True, text=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "pre_commit", "run", hook, "--files", name],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         assert proc.returncode == expected, (text, proc.stdout + proc.stderr)
 
 
@@ -137,9 +157,20 @@ def test_pre_commit_hooks_refuse_what_the_lint_refuses(tmp_path, hook, name, cle
 def test_slurm_profile_plans_the_full_dag():
     """snakemake-executor-plugin-slurm resolves every job's resources and groups the simulations."""
     proc = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--profile", "workflow/profiles/slurm", "--dry-run",
-         "--config", "results=_slurm_dryrun"],
-        cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "--profile",
+            "workflow/profiles/slurm",
+            "--dry-run",
+            "--config",
+            "results=_slurm_dryrun",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = proc.stdout

@@ -27,6 +27,7 @@ def smk(*args):
     """Snakemake command line; targets and flags first, then the smoke config (--configfile is greedy)."""
     return [sys.executable, "-m", "snakemake", *args, *SMOKE]
 
+
 pytestmark = pytest.mark.pipeline
 
 
@@ -127,7 +128,7 @@ def test_notebook_html_reads_like_an_appendix(smoke_run):
     config = yaml.safe_load((smoke_run / "config" / "config.yaml").read_text())
     for paper in config["papers"]:
         html = (smoke_run / "results" / "notebooks" / f"{paper}.html").read_text(encoding="utf-8")
-        body = html[html.index("<body"):]
+        body = html[html.index("<body") :]
         for code in re.findall(r'<div class="highlight[^"]*"><pre>(.*?)</pre>', body, flags=re.S):
             assert code.count("\n") <= 40, (paper, code[:300])  # no input cell longer than a screen
         first_img = body.index("<img")
@@ -292,8 +293,7 @@ def test_ledger_evaluates_every_claim_under_every_reading(smoke_run):
     default = ledger[ledger["reading"] == "default"]
     assert set(default["robustness"]) <= {"robust", "depends", "unsettled", "no readings"}
     assert (ledger.loc[ledger["reading"] != "default", "robustness"] == "").all()
-    for paper, claim in [("sajed2019", "C-1 (final)"), ("tossou2016", "C1"), ("tossou2016", "C5"),
-                         ("chen2024", "C1")]:
+    for paper, claim in [("sajed2019", "C-1 (final)"), ("tossou2016", "C1"), ("tossou2016", "C5"), ("chen2024", "C1")]:
         rows = ledger[(ledger["paper"] == paper) & ledger["claim_id"].str.startswith(claim)]
         assert rows["reading"].nunique() >= 3, (paper, claim, sorted(rows["reading"]))
     sajed = set(ledger.loc[ledger["paper"] == "sajed2019", "reading"])

@@ -37,13 +37,28 @@ def regret_table(fig) -> pd.DataFrame:
     for p_idx, panel in enumerate(fig.panels):
         for c_idx, curve in enumerate(panel.curves):
             mean = (1 + c_idx) * np.sqrt(t)
-            rows.append(pd.DataFrame({
-                "paper": fig.paper, "figure": fig.name, "panel": p_idx, "panel_title": panel.title,
-                "curve": curve.label, "algorithm": curve.algorithm, "variant": curve.variant,
-                "epsilon": np.nan if curve.epsilon is None else curve.epsilon, "t": t, "mean": mean,
-                "sem": 0.1 * mean, "std": 0.3 * mean, "min": 0.5 * mean, "max": 1.5 * mean, "runs": 4,
-                "bound": 5 * mean,
-            }))
+            rows.append(
+                pd.DataFrame(
+                    {
+                        "paper": fig.paper,
+                        "figure": fig.name,
+                        "panel": p_idx,
+                        "panel_title": panel.title,
+                        "curve": curve.label,
+                        "algorithm": curve.algorithm,
+                        "variant": curve.variant,
+                        "epsilon": np.nan if curve.epsilon is None else curve.epsilon,
+                        "t": t,
+                        "mean": mean,
+                        "sem": 0.1 * mean,
+                        "std": 0.3 * mean,
+                        "min": 0.5 * mean,
+                        "max": 1.5 * mean,
+                        "runs": 4,
+                        "bound": 5 * mean,
+                    }
+                )
+            )
     return pd.concat(rows, ignore_index=True)
 
 
@@ -54,9 +69,19 @@ def success_table(fig) -> pd.DataFrame:
         for c_idx, curve in enumerate(panel.curves):
             for x in curve.x:
                 rate = min(1.0, 0.1 * (1 + c_idx))
-                rows.append({"panel": p_idx, "curve": curve.label, "algorithm": curve.algorithm,
-                             "variant": curve.variant, "epsilon": curve.epsilon, "x": x, "rate": rate,
-                             "lo": max(0.0, rate - 0.05), "hi": min(1.0, rate + 0.05)})
+                rows.append(
+                    {
+                        "panel": p_idx,
+                        "curve": curve.label,
+                        "algorithm": curve.algorithm,
+                        "variant": curve.variant,
+                        "epsilon": curve.epsilon,
+                        "x": x,
+                        "rate": rate,
+                        "lo": max(0.0, rate - 0.05),
+                        "hi": min(1.0, rate + 0.05),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -77,8 +102,15 @@ def colour_of(mfig, label: str) -> str:
 
 # one figure of each kind: one panel with variants and bounds, two panels with two epsilons each, three
 # panels, the twelve-algorithm cross-paper figure, and two BAI figures (one with variants)
-KINDS = [("tossou2016", "fig2a"), ("sajed2019", "fig01"), ("sajed2019", "fig05"), ("hu2022", "fig1"),
-         ("crosspaper", "C1"), ("chen2024", "fig1"), ("chen2024", "sensitivity")]
+KINDS = [
+    ("tossou2016", "fig2a"),
+    ("sajed2019", "fig01"),
+    ("sajed2019", "fig05"),
+    ("hu2022", "fig1"),
+    ("crosspaper", "C1"),
+    ("chen2024", "fig1"),
+    ("chen2024", "sensitivity"),
+]
 
 
 @pytest.mark.parametrize(("paper", "name"), KINDS)
@@ -106,8 +138,10 @@ def test_one_legend_entry_per_algorithm_outside_the_data(figures, paper, name):
 
 def test_line_styles_tell_variants_and_epsilons_apart(figures):
     """Curves of one algorithm share its colour; the variant or epsilon changes the line style."""
-    for paper, name, keys in (("tossou2016", "fig2a", {"A literal", "C live bonus"}),
-                              ("sajed2019", "fig01", {"ε = 0.1", "ε = 0.25", "ε = 0.5", "ε = 1"})):
+    for paper, name, keys in (
+        ("tossou2016", "fig2a", {"A literal", "C live bonus"}),
+        ("sajed2019", "fig01", {"ε = 0.1", "ε = 0.25", "ε = 0.5", "ε = 1"}),
+    ):
         mfig = draw(figures[paper][name])
         texts = {t.get_text() for t in mfig.legends[0].get_texts()}
         assert keys <= texts
@@ -128,8 +162,10 @@ def test_same_algorithm_same_colour_across_figures_and_papers(figures):
     assert colour_of(sajed, "DP-SE") == colour_of(hu, "DP-SE") == colour_of(cross, "DP-SE")
     assert colour_of(sajed, "DP-UCB (tree)") == colour_of(cross, "DP-UCB (tree)")
     # within one figure, curves of different algorithms differ in colour or marker
-    pairs = {(colour_of(cross, t.get_text()), h.get_marker())
-             for h, t in zip(cross.legends[0].legend_handles, cross.legends[0].get_texts(), strict=True)}
+    pairs = {
+        (colour_of(cross, t.get_text()), h.get_marker())
+        for h, t in zip(cross.legends[0].legend_handles, cross.legends[0].get_texts(), strict=True)
+    }
     assert len(pairs) == len(cross.legends[0].get_texts())
     for mfig in (tossou, cross, sajed, hu):
         plt.close(mfig)
@@ -143,9 +179,12 @@ def test_identity_is_defined_for_every_algorithm_and_deterministic():
     assert all(style.identity(n) == idents[n] for n in registry.ALGORITHMS)
     assert {i.colour for n, i in idents.items() if not registry.ALGORITHMS[n].private} == {style.REFERENCE}
     # a paper's own figures never repeat a colour (the cross-paper study has more algorithms than colours)
-    for curves in (["dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound", "private_ucb"],
-                   ["dp_se2", "dp_se2_modified", "dp_ucb", "dp_se"],
-                   ["anytime_lazy_ucb", "lazy_dp_ts", "dp_se", "adap_klucb"], ["dp_bai", "baseline_bai", "dp_od"]):
+    for curves in (
+        ["dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound", "private_ucb"],
+        ["dp_se2", "dp_se2_modified", "dp_ucb", "dp_se"],
+        ["anytime_lazy_ucb", "lazy_dp_ts", "dp_se", "adap_klucb"],
+        ["dp_bai", "baseline_bai", "dp_od"],
+    ):
         assert len({idents[n].colour for n in curves}) == len(curves), curves
 
 
@@ -168,8 +207,14 @@ def _lab(colour: str):
 def test_a_plugin_colour_keeps_clear_of_every_built_in_colour(monkeypatch):
     built_in = {style.identity(n).colour for n in registry.ALGORITHMS if n not in plugins.PLUGINS}
     for i in range(3):  # three private plugins: three distinct extra colours, far from every built-in one
-        new = registry.Algorithm(name=f"zz_plugin{i}", kind="regret", label=f"P{i}", private=True,
-                                 run=lambda *a: None, reference="dpbandits.reference.sajed:DPSE")
+        new = registry.Algorithm(
+            name=f"zz_plugin{i}",
+            kind="regret",
+            label=f"P{i}",
+            private=True,
+            run=lambda *a: None,
+            reference="dpbandits.reference.sajed:DPSE",
+        )
         monkeypatch.setitem(registry.ALGORITHMS, new.name, new)
     colours = [style.identity(f"zz_plugin{i}").colour for i in range(3)]
     assert len(set(colours)) == 3
@@ -199,8 +244,11 @@ def test_print_resolution_embedded_fonts_and_paper_sizes(figures, tmp_path):
 
 def test_axis_scales_follow_the_papers(figures):
     """Log-log for Tossou & Dimitrakakis 2016 Fig. 2; linear for Sajed & Sheffet 2019 and Hu & Hegde 2022."""
-    for paper, name, scale in (("tossou2016", "fig2a", "log"), ("sajed2019", "fig01", "linear"),
-                               ("hu2022", "fig1", "linear")):
+    for paper, name, scale in (
+        ("tossou2016", "fig2a", "log"),
+        ("sajed2019", "fig01", "linear"),
+        ("hu2022", "fig1", "linear"),
+    ):
         mfig = draw(figures[paper][name])
         ax = mfig.axes[0]
         assert (ax.get_xscale(), ax.get_yscale()) == (scale, scale), (paper, name)
@@ -216,14 +264,24 @@ def test_crosspaper_heatmap_is_annotated_and_ordered(tmp_path):
         for p_idx, eps in enumerate((0.1, 1.0)):
             for name in names:
                 alg = registry.ALGORITHMS[name]
-                rows.append({"figure": inst, "panel": p_idx, "curve": alg.label,
-                             "algorithm": name, "epsilon": eps if alg.private else np.nan, "t": 1000,
-                             "mean": rng.uniform(10, 1000), "sem": 1.0})
+                rows.append(
+                    {
+                        "figure": inst,
+                        "panel": p_idx,
+                        "curve": alg.label,
+                        "algorithm": name,
+                        "epsilon": eps if alg.private else np.nan,
+                        "t": 1000,
+                        "mean": rng.uniform(10, 1000),
+                        "sem": 1.0,
+                    }
+                )
         path = tmp_path / f"{inst}.csv"
         pd.DataFrame(rows).to_csv(path, index=False)
         tables.append(path)
-    out = {k: str(tmp_path / f"{k}.{e}") for k, e in (("pdf", "pdf"), ("png", "png"), ("rank", "csv"),
-                                                       ("finals", "csv"))}
+    out = {
+        k: str(tmp_path / f"{k}.{e}") for k, e in (("pdf", "pdf"), ("png", "png"), ("rank", "csv"), ("finals", "csv"))
+    }
     mfig = crosspaper.write_summary(tables, out["pdf"], out["png"], out["rank"], out["finals"])
     rank = pd.read_csv(out["rank"])
     heat = mfig.axes[0]

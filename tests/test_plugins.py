@@ -93,7 +93,8 @@ def test_plugin_joins_the_cross_paper_study_with_the_same_seeds_and_epsilons(exa
     theirs = [s for s in sims.values() if s.algorithm == "dp_se" and s.instance in [m.instance for m in mine]]
     assert len(mine) == len(figures["crosspaper"])  # one configuration per instance, every epsilon in it
     assert {(s.instance["name"], s.horizon, s.epsilons, s.seed) for s in mine} <= {
-        (s.instance["name"], s.horizon, s.epsilons, s.seed) for s in theirs}
+        (s.instance["name"], s.horizon, s.epsilons, s.seed) for s in theirs
+    }
     jobs, _ = catalogue.plan_jobs(config, sims)
     assert {j.algorithm for j in jobs.values()} >= {"dpse_halving"}
     assert "dpse_halving" in report.paper_algorithms(config, "crosspaper")
@@ -117,8 +118,11 @@ def test_the_same_plugin_by_two_routes_loads_once_and_a_different_one_says_what_
     edited = tmp_path / "edited" / "dpse_halving.py"  # same name, other source: a genuinely different plugin
     edited.parent.mkdir()
     edited.write_text((EXAMPLE / "dpse_halving.py").read_text().replace("self.R /= 2", "self.R /= 3"))
-    with pytest.raises(plugins.PluginError, match=r"^plugin '.*edited/dpse_halving.py:ALGORITHM': name "
-                       r"'dpse_halving' clashes with plugin entry point .*pip uninstall.*or rename one$"):
+    with pytest.raises(
+        plugins.PluginError,
+        match=r"^plugin '.*edited/dpse_halving.py:ALGORITHM': name "
+        r"'dpse_halving' clashes with plugin entry point .*pip uninstall.*or rename one$",
+    ):
         plugins.load_spec(f"{edited}:ALGORITHM")
 
 
@@ -178,33 +182,54 @@ def test_config_file_plugin_runs_its_numba_kernel_and_reaches_the_jobs(isolated,
     # the pipeline exports the config's plugins; a job's process finds them on `import dpbandits`
     assert plugins.load_plugins([spec], export=True) == ["etc"]
     code = "import dpbandits; print(dpbandits.plugins.PLUGINS)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": str(ROOT / "src")}).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    ).stdout
     assert "'etc'" in out
 
 
 BASE = "from dpbandits.registry import Algorithm, Param\n\ndef run(*args):\n    return None\n\n"
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False)",
-     "TypeError: .*missing 1 required positional argument: 'run'"),
-    ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False, run=None)",
-     "run .* must be callable"),
-    ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False, run=run, params={'m': 3})",
-     "parameter 'm' is a int, not a Param"),
-    ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False, run=run,\n"
-     "                      params={'m': Param(0, low=0)})", "parameter m must be > 0"),
-    ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False, run=run,\n"
-     "                      params={'horizon': Param(5)})", "parameter 'horizon' clashes with an argument"),
-    ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=True, run=run)",
-     "needs a reference twin"),
-    ("ALGORITHM = Algorithm(name='dp_se', kind='regret', label='X', private=False, run=run)",
-     "name 'dp_se' clashes with the built-in algorithm"),
-    ("ALGORITHM = {'name': 'x', 'run': run}", "is a dict, not a dpbandits.registry.Algorithm"),
-    ("OTHER = 1", "has no attribute 'ALGORITHM'"),
-    ("import no_such_module", "ModuleNotFoundError"),
-])
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            "ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False)",
+            "TypeError: .*missing 1 required positional argument: 'run'",
+        ),
+        (
+            "ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False, run=None)",
+            "run .* must be callable",
+        ),
+        (
+            "ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False, run=run, params={'m': 3})",
+            "parameter 'm' is a int, not a Param",
+        ),
+        (
+            "ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False, run=run,\n"
+            "                      params={'m': Param(0, low=0)})",
+            "parameter m must be > 0",
+        ),
+        (
+            "ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=False, run=run,\n"
+            "                      params={'horizon': Param(5)})",
+            "parameter 'horizon' clashes with an argument",
+        ),
+        ("ALGORITHM = Algorithm(name='x', kind='regret', label='X', private=True, run=run)", "needs a reference twin"),
+        (
+            "ALGORITHM = Algorithm(name='dp_se', kind='regret', label='X', private=False, run=run)",
+            "name 'dp_se' clashes with the built-in algorithm",
+        ),
+        ("ALGORITHM = {'name': 'x', 'run': run}", "is a dict, not a dpbandits.registry.Algorithm"),
+        ("OTHER = 1", "has no attribute 'ALGORITHM'"),
+        ("import no_such_module", "ModuleNotFoundError"),
+    ],
+)
 def test_bad_plugin_fails_naming_it(isolated, tmp_path, body, message):
     path = tmp_path / "bad.py"
     path.write_text(BASE + textwrap.dedent(body) + "\n")
@@ -238,10 +263,23 @@ def test_config_file_plugin_is_planned_by_the_workflow(tmp_path):
     repo = _copy_repo(tmp_path)
     (repo / "etc.py").write_text(NUMBA_PLUGIN)
     (repo / "plug.yaml").write_text(yaml.safe_dump({"plugins": ["etc.py:ALGORITHM"]}))
-    out = _run([sys.executable, "-m", "snakemake", "-n", "-p", "audit", "crosspaper", "--configfile",
-                "config/smoke.yaml", "plug.yaml"], repo).stdout  # -p: every job's block, inputs included
+    out = _run(
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "-n",
+            "-p",
+            "audit",
+            "crosspaper",
+            "--configfile",
+            "config/smoke.yaml",
+            "plug.yaml",
+        ],
+        repo,
+    ).stdout  # -p: every job's block, inputs included
     plugin_file = str(repo / "etc.py")
-    audit_block = out[out.index("rule audit:"):].split("\n\n")[0]
+    audit_block = out[out.index("rule audit:") :].split("\n\n")[0]
     assert plugin_file in audit_block
     assert "results/sims/etc/" in out
 
@@ -274,9 +312,25 @@ ALGORITHM = Algorithm(name="sloppy", kind="regret", label="Sloppy", private=True
 def _contract(plugin: str, name: str) -> subprocess.CompletedProcess:
     """tests/test_contract.py on the algorithm ``name`` of ``plugin`` (DPBANDITS_PLUGINS), in a fresh process."""
     env = {**os.environ, plugins.ENV: plugin}
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-                           str(ROOT / "tests" / "test_contract.py"), "-k", name],
-                          capture_output=True, text=True, cwd=ROOT, env=env)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:randomly",
+            str(ROOT / "tests" / "test_contract.py"),
+            "-k",
+            name,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
 
 
 def test_the_contract_checks_plugins_and_fails_the_parts_they_skip(tmp_path):
@@ -324,8 +378,10 @@ def test_the_cross_paper_notebook_counts_the_plugin_it_draws(example):
     settings = catalogue.paper_settings(config, "crosspaper", catalogue.expand(config)[1]["crosspaper"])
     built_in = [n for n, a in registry.ALGORITHMS.items() if a.kind == "regret" and n not in plugins.PLUGINS]
     text = report.study_summary(settings).data
-    assert text.startswith(f"{len(built_in) + 1} regret algorithms ({len(built_in)} of the papers, plus the "
-                           f"plugin {example.label}) on 8 instances, ε ∈ {{"), text
+    assert text.startswith(
+        f"{len(built_in) + 1} regret algorithms ({len(built_in)} of the papers, plus the "
+        f"plugin {example.label}) on 8 instances, ε ∈ {{"
+    ), text
     # the notebook states no count of its own
     notebook = (ROOT / "notebooks" / "crosspaper.ipynb").read_text(encoding="utf-8")
     assert not re.search(r"\b(eleven|twelve|thirteen|\d+) regret algorithms", notebook, re.I)

@@ -62,9 +62,19 @@ def test_durations_read_naturally():
 
 
 def _handler(**settings):
-    common = SimpleNamespace(**{"verbose": False, "printshellcmds": False, "nocolor": True, "quiet": set(),
-                                "show_failed_logs": True, "stdout": False, "dryrun": False, "debug_dag": False,
-                                **settings})
+    common = SimpleNamespace(
+        **{
+            "verbose": False,
+            "printshellcmds": False,
+            "nocolor": True,
+            "quiet": set(),
+            "show_failed_logs": True,
+            "stdout": False,
+            "dryrun": False,
+            "debug_dag": False,
+            **settings,
+        }
+    )
     handler = LogHandler(common, None)
     handler.inner.stream = io.StringIO()
     return handler
@@ -77,10 +87,28 @@ def _record(event, msg=None, **extra):
 
 
 def _job_info(jobid, rule="simulate", **wildcards):
-    return _record(LogEvent.JOB_INFO, f"Rule: {rule}, Jobid: {jobid}", jobid=jobid, rule_name=rule, rule_msg=None,
-                   wildcards=wildcards, local=True, input=["/a/very/long/input/path"] * 40, output=[f"out{jobid}"],
-                   log=[], benchmark=None, reason="Missing output files", resources={}, priority=0, threads=1,
-                   indent=False, is_checkpoint=False, printshellcmd=True, is_handover=False, shellcmd="python -m x")
+    return _record(
+        LogEvent.JOB_INFO,
+        f"Rule: {rule}, Jobid: {jobid}",
+        jobid=jobid,
+        rule_name=rule,
+        rule_msg=None,
+        wildcards=wildcards,
+        local=True,
+        input=["/a/very/long/input/path"] * 40,
+        output=[f"out{jobid}"],
+        log=[],
+        benchmark=None,
+        reason="Missing output files",
+        resources={},
+        priority=0,
+        threads=1,
+        indent=False,
+        is_checkpoint=False,
+        printshellcmd=True,
+        is_handover=False,
+        shellcmd="python -m x",
+    )
 
 
 def _run_jobs(handler, n):
@@ -116,9 +144,23 @@ def test_a_script_rule_prints_no_empty_shell_command():
 
 def test_a_failing_job_keeps_its_full_error_block():
     handler = _handler()
-    handler.emit(_record(LogEvent.JOB_ERROR, None, jobid=3, rule_name="simulate", rule_msg=None,
-                         input=["in.py"], output=["out.npz"], log=[], conda_env=None, container_img=None, aux={},
-                         shellcmd="python -m x --specs", indent=False))
+    handler.emit(
+        _record(
+            LogEvent.JOB_ERROR,
+            None,
+            jobid=3,
+            rule_name="simulate",
+            rule_msg=None,
+            input=["in.py"],
+            output=["out.npz"],
+            log=[],
+            conda_env=None,
+            container_img=None,
+            aux={},
+            shellcmd="python -m x --specs",
+            indent=False,
+        )
+    )
     text = handler.inner.stream.getvalue()
     assert "Error in rule simulate:" in text and "python -m x --specs" in text and "in.py" in text
 

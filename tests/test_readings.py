@@ -42,11 +42,20 @@ def test_config_readme_lists_every_axis_with_its_readings():
 
 def test_axes_the_verdicts_hinge_on_are_declared():
     axes = registry.reading_axes()
-    for pname, alg in [("gamma_log", "dp_ucb"), ("gamma_denominator", "dp_ucb"), ("int_update", "dp_ucb_int"),
-                       ("nu_form", "dp_ucb_bound"), ("hybrid_split", "dp_ucb_bound"),
-                       ("hybrid_split", "dp_ucb_tossou"), ("tree_eps", "private_ucb"),
-                       ("sqrt_term", "private_ucb"), ("schedule", "dp_bai"), ("alloc", "dp_bai"),
-                       ("check_schedule", "dp_se2"), ("noise_scale_uses", "dp_se")]:
+    for pname, alg in [
+        ("gamma_log", "dp_ucb"),
+        ("gamma_denominator", "dp_ucb"),
+        ("int_update", "dp_ucb_int"),
+        ("nu_form", "dp_ucb_bound"),
+        ("hybrid_split", "dp_ucb_bound"),
+        ("hybrid_split", "dp_ucb_tossou"),
+        ("tree_eps", "private_ucb"),
+        ("sqrt_term", "private_ucb"),
+        ("schedule", "dp_bai"),
+        ("alloc", "dp_bai"),
+        ("check_schedule", "dp_se2"),
+        ("noise_scale_uses", "dp_se"),
+    ]:
         assert alg in axes.get(pname, {}), (pname, alg)
     for pname, by_alg in axes.items():
         for alg, spec in by_alg.items():
@@ -91,8 +100,9 @@ def test_a_reading_reuses_every_configuration_it_does_not_change(expanded):
                     unchanged += 1
     assert changed and unchanged
     # the thesis' DP-UCB curves under the same reading are the same configurations as the paper's
-    thesis = {c.cid for f in figs["sajed2019thesis"].values() for p in f.panels for c in p.curves
-              if c.algorithm == "dp_ucb"}
+    thesis = {
+        c.cid for f in figs["sajed2019thesis"].values() for p in f.panels for c in p.curves if c.algorithm == "dp_ucb"
+    }
     paper = {c.cid for f in figs["sajed2019"].values() for p in f.panels for c in p.curves if c.algorithm == "dp_ucb"}
     assert thesis <= paper
 
@@ -112,7 +122,7 @@ def test_reading_runs_are_capped_only_for_new_configurations():
 def test_instance_reading_changes_the_instance_of_its_panels(expanded):
     _, default, sims, _, found = expanded
     reading, figs = next(v for v in found.values() if v[0].instance)
-    (inst, values), = reading.instance.items()
+    ((inst, values),) = reading.instance.items()
     for fig in figs["chen2024"].values():
         for panel in fig.panels:
             if panel.instance.get("name") == inst:
@@ -120,13 +130,18 @@ def test_instance_reading_changes_the_instance_of_its_panels(expanded):
                 assert all(c.cid not in default for c in panel.curves)
 
 
-@pytest.mark.parametrize("bad, culprit", [
-    ({"papers": {"nowhere": {}}}, "readings.papers.nowhere"),
-    ({"papers": {"sajed2019": {"exclude": ["gamma"]}}}, "readings.papers.sajed2019.exclude[0]"),
-    ({"papers": {"sajed2019": {"combine": [["gamma_log=3", "gamma_denominator=2"]]}}},
-     "readings.papers.sajed2019.combine[0]"),
-    ({"papers": {"sajed2019": {"combine": [["bogus=1", "gamma_log=2"]]}}}, "readings.papers.sajed2019.combine[0]"),
-])
+@pytest.mark.parametrize(
+    "bad, culprit",
+    [
+        ({"papers": {"nowhere": {}}}, "readings.papers.nowhere"),
+        ({"papers": {"sajed2019": {"exclude": ["gamma"]}}}, "readings.papers.sajed2019.exclude[0]"),
+        (
+            {"papers": {"sajed2019": {"combine": [["gamma_log=3", "gamma_denominator=2"]]}}},
+            "readings.papers.sajed2019.combine[0]",
+        ),
+        ({"papers": {"sajed2019": {"combine": [["bogus=1", "gamma_log=2"]]}}}, "readings.papers.sajed2019.combine[0]"),
+    ],
+)
 def test_bad_reading_config_names_the_key(bad, culprit):
     config = _config(readings=bad)
     sims, _ = catalogue.expand(config)
@@ -137,8 +152,10 @@ def test_bad_reading_config_names_the_key(bad, culprit):
 
 def test_excluded_axes_and_disabled_readings_are_not_simulated():
     config = _config()
-    config["readings"]["papers"]["sajed2019"] = {"exclude": ["gamma_log", "gamma_denominator", "noise_scale_uses"],
-                                                 "combine": []}
+    config["readings"]["papers"]["sajed2019"] = {
+        "exclude": ["gamma_log", "gamma_denominator", "noise_scale_uses"],
+        "combine": [],
+    }
     names = {r.name for r in readings.paper_readings(config, "sajed2019")}
     assert names == set()
     config["readings"]["enabled"] = False

@@ -37,15 +37,21 @@ SKIP = {  # regex matched against one command: why it is not run here
 }
 ADAPT = [  # (regex, arguments appended, why)
     (r"^snakemake (?!.*--configfile)(?!.*--profile)", SMOKE, "smoke scale: the papers' scale takes hours"),
-    (r"^dpbandits audit ", ["--trials", "1000"], "smoke scale: the smoke config's 1000 trials per table, not the "
-     "default 4000"),
-    (r"^(\w+=\S+ )*pytest ", ["--collect-only", "-q", "-p", "no:cacheprovider"],
-     "collects only (imports every module and plugin): the suite, of which this test is part, and the plugins' "
-     "contract runs (tests/test_plugins.py) run them in full"),
+    (
+        r"^dpbandits audit ",
+        ["--trials", "1000"],
+        "smoke scale: the smoke config's 1000 trials per table, not the default 4000",
+    ),
+    (
+        r"^(\w+=\S+ )*pytest ",
+        ["--collect-only", "-q", "-p", "no:cacheprovider"],
+        "collects only (imports every module and plugin): the suite, of which this test is part, and the plugins' "
+        "contract runs (tests/test_plugins.py) run them in full",
+    ),
 ]
 PYTHON_SKIP = {
     r"^class HalvingDPSE\(DPSE\):": "an excerpt of examples/dpse_halving/dpse_halving.py, which the example "
-                                     "plugin's tests load",
+    "plugin's tests load",
 }
 OPERATORS = {"&&", "||", "|", ";", ">", ">>", "<", "2>&1"}
 
@@ -63,7 +69,7 @@ def commands(body: str) -> list[str]:
         while tokens:
             n = tokens.index("&&") if "&&" in tokens else len(tokens)
             out.append(" ".join(t if t in OPERATORS else shlex.quote(t) for t in tokens[:n]))
-            tokens = tokens[n + 1:]
+            tokens = tokens[n + 1 :]
     return out
 
 
@@ -90,9 +96,15 @@ def plan(readme: str) -> list[tuple[str, str, str]]:
 
 def _env(clone: Path, site: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "DPBANDITS_PLUGINS" and not k.startswith("PIP_")}
-    return {**env, "PYTHONUNBUFFERED": "1", "PYTHONPATH": os.pathsep.join([str(clone / "src"), str(site)]),
-            "PATH": os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
-            "PIP_TARGET": str(site), "PIP_NO_DEPS": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    return {
+        **env,
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONPATH": os.pathsep.join([str(clone / "src"), str(site)]),
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
+        "PIP_TARGET": str(site),
+        "PIP_NO_DEPS": "1",
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+    }
 
 
 def test_the_tables_match_readme_commands():
@@ -110,9 +122,13 @@ def test_the_tables_match_readme_commands():
 
 def test_commands_split_like_the_shell():
     assert commands("# a comment\npython3 -m venv .venv && . .venv/bin/activate && pytest -n 2  # tests\n") == [
-        "python3 -m venv .venv", ". .venv/bin/activate", "pytest -n 2"]
+        "python3 -m venv .venv",
+        ". .venv/bin/activate",
+        "pytest -n 2",
+    ]
     assert commands("snakemake --cores all \\\n  crosspaper --config 'plugins=[\"a b.py:X\"]'\n") == [
-        "snakemake --cores all crosspaper --config 'plugins=[\"a b.py:X\"]'"]
+        "snakemake --cores all crosspaper --config 'plugins=[\"a b.py:X\"]'"
+    ]
     assert commands("A=1 pytest x -k y\n") == ["A=1 pytest x -k y"]
 
 

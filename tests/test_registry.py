@@ -36,7 +36,12 @@ def test_every_regret_algorithm_names_its_twin_and_every_twin_serves_one():
 
 def test_bench_and_theory_read_the_registry():
     assert [n for n in REGRET if ALGORITHMS[n].collapsed] == [
-        "adap_klucb", "anytime_lazy_ucb", "dp_se", "dp_se2", "dp_se2_modified"]
+        "adap_klucb",
+        "anytime_lazy_ucb",
+        "dp_se",
+        "dp_se2",
+        "dp_se2_modified",
+    ]
     row = bench.bench(["dp_se"], [3], 2000, 100, 1, 1)[0]
     assert row["collapsed"] and row["reference_ns_per_pull"] > 0
     t = np.array([10, 100, 1000])
@@ -62,26 +67,37 @@ def _run(*args):
     return None
 
 
-@pytest.mark.parametrize(("changes", "message"), [
-    ({"name": "Bad Name"}, "name must be lower case"),
-    ({"kind": "bandit"}, "kind 'bandit'"),
-    ({"run": None}, "run .* must be callable"),
-    ({"params": {"x": 1.0}}, "parameter 'x' is a float, not a Param"),
-    ({"params": {"x": Param(0.0, low=0.0)}}, "parameter x must be > 0"),
-    ({"cost_ns": 0}, "cost_ns must be a number > 0"),
-    ({"reference": None}, "private regret algorithm needs a reference twin"),
-    ({"reference": "no colon"}, "must look like 'package.module:Class'"),
-    ({"reference": int}, "not a class with select"),
-    ({"audit": {"epsilon": 2.0}}, "audit must be an Audit"),
-    ({"bound": (lambda *a: None)}, "bound must be a Bound"),
-    ({"bound": Bound("Thm 1", "no path")}, "bound formula 'no path' must be callable or look like"),
-    ({"kind": "bai", "reference": None, "collapsed": True}, "for regret algorithms"),
-    ({"kind": "bai", "reference": None, "bound": None, "replay": _run}, "for regret algorithms"),
-    ({"replay": "no path"}, "replay 'no path' must be callable or look like"),
-])
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"name": "Bad Name"}, "name must be lower case"),
+        ({"kind": "bandit"}, "kind 'bandit'"),
+        ({"run": None}, "run .* must be callable"),
+        ({"params": {"x": 1.0}}, "parameter 'x' is a float, not a Param"),
+        ({"params": {"x": Param(0.0, low=0.0)}}, "parameter x must be > 0"),
+        ({"cost_ns": 0}, "cost_ns must be a number > 0"),
+        ({"reference": None}, "private regret algorithm needs a reference twin"),
+        ({"reference": "no colon"}, "must look like 'package.module:Class'"),
+        ({"reference": int}, "not a class with select"),
+        ({"audit": {"epsilon": 2.0}}, "audit must be an Audit"),
+        ({"bound": (lambda *a: None)}, "bound must be a Bound"),
+        ({"bound": Bound("Thm 1", "no path")}, "bound formula 'no path' must be callable or look like"),
+        ({"kind": "bai", "reference": None, "collapsed": True}, "for regret algorithms"),
+        ({"kind": "bai", "reference": None, "bound": None, "replay": _run}, "for regret algorithms"),
+        ({"replay": "no path"}, "replay 'no path' must be callable or look like"),
+    ],
+)
 def test_bad_definitions_fail_naming_the_algorithm(changes, message):
-    good = {"name": "mine", "kind": "regret", "label": "Mine", "private": True, "run": _run,
-            "reference": "dpbandits.reference.tossou:UCB", "audit": Audit(), "bound": Bound("Thm 1", _run)}
+    good = {
+        "name": "mine",
+        "kind": "regret",
+        "label": "Mine",
+        "private": True,
+        "run": _run,
+        "reference": "dpbandits.reference.tossou:UCB",
+        "audit": Audit(),
+        "bound": Bound("Thm 1", _run),
+    }
     Algorithm(**good)
     with pytest.raises(ValueError, match=f"{changes.get('name', 'mine')}'?: .*{message}"):
         Algorithm(**{**good, **changes})

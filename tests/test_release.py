@@ -27,14 +27,20 @@ def test_citation_names_this_version_and_the_five_papers():
     cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
     assert cff["version"] == PROJECT["version"] and cff["license"] == "MIT"
     cited = {(r["authors"][0]["family-names"], r["year"], r["type"]) for r in cff["references"]}
-    for paper in [("Tossou", 2016, "conference-paper"), ("Sajed", 2019, "conference-paper"), ("Sajed", 2019, "thesis"),
-                  ("Hu", 2022, "conference-paper"), ("Chen", 2024, "conference-paper")]:
+    for paper in [
+        ("Tossou", 2016, "conference-paper"),
+        ("Sajed", 2019, "conference-paper"),
+        ("Sajed", 2019, "thesis"),
+        ("Hu", 2022, "conference-paper"),
+        ("Chen", 2024, "conference-paper"),
+    ]:
         assert paper in cited, paper
 
 
 def test_changelog_has_a_section_for_this_version():
-    assert re.search(rf"^## \[{re.escape(PROJECT['version'])}\] - \d{{4}}-\d\d-\d\d$",
-                     (ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert re.search(
+        rf"^## \[{re.escape(PROJECT['version'])}\] - \d{{4}}-\d\d-\d\d$", (ROOT / "CHANGELOG.md").read_text(), re.M
+    )
 
 
 def declared() -> list[Requirement]:
@@ -80,11 +86,15 @@ def _result(path, versions):
 
 def test_lockcheck_compares_recorded_versions_with_the_lock(tmp_path, capsys):
     lock = tmp_path / "dev.lock"
-    lock.write_text("numpy==2.4.6\n    # via dpbandits\nscipy==1.16.3 ; python_full_version < '3.12'\n"
-                    "scipy==1.17.1 ; python_full_version >= '3.12'\n")
+    lock.write_text(
+        "numpy==2.4.6\n    # via dpbandits\nscipy==1.16.3 ; python_full_version < '3.12'\n"
+        "scipy==1.17.1 ; python_full_version >= '3.12'\n"
+    )
     same = _result(tmp_path / "same.npz", {"dpbandits": "0.1.0", "numpy": "2.4.6", "scipy": "1.17.1"})
-    assert lockcheck.compare(same, lock) == [("numpy", "2.4.6", "2.4.6", True),
-                                             ("scipy", "1.17.1", "1.16.3 or 1.17.1", True)]
+    assert lockcheck.compare(same, lock) == [
+        ("numpy", "2.4.6", "2.4.6", True),
+        ("scipy", "1.17.1", "1.16.3 or 1.17.1", True),
+    ]
     assert lockcheck.main([str(same), "--lock", str(lock)]) == 0
     other = _result(tmp_path / "other.npz", {"numpy": "2.3.0", "python": "3.11.7"})
     assert lockcheck.main([str(same), str(other), "--lock", str(lock)]) == 1

@@ -63,10 +63,18 @@ def test_results_identical_across_cores_and_chunk_sizes(repo):
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
 def test_interrupted_run_resumes_without_recomputing(repo, sig):
     results = f"res_{sig.name}"
-    cmd = smk(repo, results, f"{results}/figures/tossou2016/fig2c.png", "--cores", "2", results=results,
-              chunk_runs={"default": 1})
-    proc = subprocess.Popen(cmd, cwd=repo, env=_env(repo), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    cmd = smk(
+        repo,
+        results,
+        f"{results}/figures/tossou2016/fig2c.png",
+        "--cores",
+        "2",
+        results=results,
+        chunk_runs={"default": 1},
+    )
+    proc = subprocess.Popen(
+        cmd, cwd=repo, env=_env(repo), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     sims = repo / results / "sims"
     deadline = time.time() + 240
     while time.time() < deadline and len(list(sims.glob("*/*/*.npz"))) < 6:
@@ -76,10 +84,10 @@ def test_interrupted_run_resumes_without_recomputing(repo, sig):
     # chunks whose job Snakemake recorded as finished (a job interrupted after its atomic rename but
     # before Snakemake recorded it stays marked incomplete and is rightly redone)
     markers = (repo / ".snakemake" / "incomplete").glob("*")
-    incomplete = {base64.urlsafe_b64decode(f.name).decode() for f in markers
-                  if f.is_file() and f.name != "migration_underway"}
-    done = {p: p.stat().st_mtime_ns for p in sims.glob("*/*/*.npz")
-            if str(p.relative_to(repo)) not in incomplete}
+    incomplete = {
+        base64.urlsafe_b64decode(f.name).decode() for f in markers if f.is_file() and f.name != "migration_underway"
+    }
+    done = {p: p.stat().st_mtime_ns for p in sims.glob("*/*/*.npz") if str(p.relative_to(repo)) not in incomplete}
     assert done, "no chunk finished before the interrupt"
     for p in done:  # every finished job's file is complete and readable
         assert all(load_member(p, cid)[1]["regret"].size for cid in members(p))

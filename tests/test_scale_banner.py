@@ -13,8 +13,17 @@ SMOKE = {"max_horizon": 3000, "max_runs": 4}
 
 
 def _ledger() -> pd.DataFrame:
-    row = {"paper": "p", "claim_id": "c1", "kind": "empirical", "verdict": "holds", "reading": DEFAULT,
-           "statement": "s", "criterion": "c", "numbers": "", "reading_runs": ""}
+    row = {
+        "paper": "p",
+        "claim_id": "c1",
+        "kind": "empirical",
+        "verdict": "holds",
+        "reading": DEFAULT,
+        "statement": "s",
+        "criterion": "c",
+        "numbers": "",
+        "reading_runs": "",
+    }
     return with_robustness(pd.DataFrame([row]))
 
 

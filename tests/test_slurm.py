@@ -44,8 +44,11 @@ def cluster():
 def _contents(results: Path) -> dict:
     """{relative path: bytes} of the result files that must not depend on where they were computed (.npz archives
     included: numpy dates every member 1980-01-01)."""
-    return {str(f.relative_to(results)): f.read_bytes() for f in sorted(results.rglob("*"))
-            if f.is_file() and f.relative_to(results).parts[0] not in SKIP_DIRS and f.suffix not in SKIP_EXT}
+    return {
+        str(f.relative_to(results)): f.read_bytes()
+        for f in sorted(results.rglob("*"))
+        if f.is_file() and f.relative_to(results).parts[0] not in SKIP_DIRS and f.suffix not in SKIP_EXT
+    }
 
 
 def _jobs(cluster) -> list[dict]:
@@ -65,9 +68,23 @@ def test_account_and_partition_join_the_profile_resources(tmp_path):
     """No cluster needed: the planned jobs carry the environment's account and partition beside the profile's
     runtime, memory and CPUs."""
     env = {**_env(ROOT), "SBATCH_ACCOUNT": "acct1", "SBATCH_PARTITION": "part1"}
-    proc = subprocess.run([sys.executable, "-m", "snakemake", TARGET, "--profile", "workflow/profiles/slurm",
-                           "--dry-run", *SMOKE, f"results={tmp_path}"], cwd=ROOT, env=env, capture_output=True,
-                          text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            TARGET,
+            "--profile",
+            "workflow/profiles/slurm",
+            "--dry-run",
+            *SMOKE,
+            f"results={tmp_path}",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     resources = re.findall(r"^    resources: (.*)$", proc.stdout, re.M)
     assert resources
@@ -81,14 +98,33 @@ def test_a_paper_on_slurm_matches_a_local_run(cluster, tmp_path):
     repo = _copy_repo(tmp_path)
     env = _env(repo)
     snakemake = [sys.executable, "-m", "snakemake", TARGET]
-    local = subprocess.run([*snakemake, "--cores", "2", *SMOKE, "results=results_local"],
-                           cwd=repo, env=env, capture_output=True, text=True, timeout=1800)
+    local = subprocess.run(
+        [*snakemake, "--cores", "2", *SMOKE, "results=results_local"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert local.returncode == 0, local.stderr[-3000:]
     # the README's command; the short first status check only saves test time
     slurm_env = {**env, **cluster.client_env, "SBATCH_ACCOUNT": ACCOUNT, "SBATCH_PARTITION": cluster.partition}
-    proc = subprocess.run([*snakemake, "--profile", "workflow/profiles/slurm",
-                           "--slurm-init-seconds-before-status-checks", "2", *SMOKE, "results=results_slurm"],
-                          cwd=repo, env=slurm_env, capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(
+        [
+            *snakemake,
+            "--profile",
+            "workflow/profiles/slurm",
+            "--slurm-init-seconds-before-status-checks",
+            "2",
+            *SMOKE,
+            "results=results_slurm",
+        ],
+        cwd=repo,
+        env=slurm_env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     log = proc.stdout[-3000:] + proc.stderr[-5000:]
     assert proc.returncode == 0, log
 
@@ -101,14 +137,19 @@ def test_a_paper_on_slurm_matches_a_local_run(cluster, tmp_path):
     notebook, sims = by_rule["notebook"], by_rule["sims_simulate"]  # set-resources of a rule and of a group
     expected = {**profile["default-resources"], **profile["set-resources"]["notebook"]}
     assert (_minutes(notebook["TimeLimit"]), notebook["MinMemoryNode"], notebook["CPUs/Task"]) == (
-        expected["runtime"], f"{expected['mem_mb']}M", str(expected["cpus_per_task"])), notebook
+        expected["runtime"],
+        f"{expected['mem_mb']}M",
+        str(expected["cpus_per_task"]),
+    ), notebook
     width = int(sims["CPUs/Task"])  # simulations the group job runs side by side
     simulate = profile["set-resources"]["simulate"]
     assert sims["MinMemoryNode"] == f"{width * simulate['mem_mb']}M", sims
     assert _minutes(sims["TimeLimit"]) % simulate["runtime"] == 0, sims
     claims = by_rule[f"claims_{TARGET}"]  # a rule without resources of its own: the profile's defaults
     assert (_minutes(claims["TimeLimit"]), claims["MinMemoryNode"]) == (
-        profile["default-resources"]["runtime"], f"{profile['default-resources']['mem_mb']}M"), claims
+        profile["default-resources"]["runtime"],
+        f"{profile['default-resources']['mem_mb']}M",
+    ), claims
 
     local_files, slurm_files = _contents(repo / "results_local"), _contents(repo / "results_slurm")
     assert any(k.endswith(".npz") for k in local_files) and any(k.endswith(".csv") for k in local_files)

@@ -15,11 +15,32 @@ from dpbandits import ALGORITHMS, sources
 from dpbandits.pipeline import ENTRY_POINTS
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE = {"__init__.py", "checkpoints.py", "instances.py", "io.py", "pipeline.py", "registry.py", "seeding.py",
-        "simulate.py", "validation.py"}
+CORE = {
+    "__init__.py",
+    "checkpoints.py",
+    "instances.py",
+    "io.py",
+    "pipeline.py",
+    "registry.py",
+    "seeding.py",
+    "simulate.py",
+    "validation.py",
+}
 # shared parameters live in bandits/_params.py: no algorithm module imports another
-PARAMS_USERS = {"ucb", "adap_klucb", "anytime_lazy_ucb", "dp_ucb", "dp_ucb_bound", "dp_ucb_int", "dp_ucb_tossou",
-                "lazy_dp_ts", "private_ucb", "dp_se", "dp_se2", "dp_se2_modified"}
+PARAMS_USERS = {
+    "ucb",
+    "adap_klucb",
+    "anytime_lazy_ucb",
+    "dp_ucb",
+    "dp_ucb_bound",
+    "dp_ucb_int",
+    "dp_ucb_tossou",
+    "lazy_dp_ts",
+    "private_ucb",
+    "dp_se",
+    "dp_se2",
+    "dp_se2_modified",
+}
 
 
 def _rel(paths) -> set[str]:
@@ -69,11 +90,36 @@ def test_names_imported_from_packages_resolve_to_their_definitions():
 
 
 def test_each_entry_point_runs_its_kind(tmp_path):
-    spec = {"kind": "bai", "algorithm": "dp_bai", "instance": {"name": "two_arm"}, "horizon": 300,
-            "epsilons": [0.5], "params": {}, "seed": 3, "sweep": {"x": "ratio", "values": [2]}}
+    spec = {
+        "kind": "bai",
+        "algorithm": "dp_bai",
+        "instance": {"name": "two_arm"},
+        "horizon": 300,
+        "epsilons": [0.5],
+        "params": {},
+        "seed": 3,
+        "sweep": {"x": "ratio", "values": [2]},
+    }
     for entry, ok in ((ENTRY_POINTS["bai"], True), (ENTRY_POINTS["regret"], False)):
-        proc = _run([sys.executable, "-m", entry, "--specs", json.dumps([spec]), "--start", "0", "--stop", "2",
-                     "--out", str(tmp_path / "chunk.npz"), "--log", str(tmp_path / "log.json")], ROOT, check=False)
+        proc = _run(
+            [
+                sys.executable,
+                "-m",
+                entry,
+                "--specs",
+                json.dumps([spec]),
+                "--start",
+                "0",
+                "--stop",
+                "2",
+                "--out",
+                str(tmp_path / "chunk.npz"),
+                "--log",
+                str(tmp_path / "log.json"),
+            ],
+            ROOT,
+            check=False,
+        )
         assert (proc.returncode == 0) == ok, proc.stderr[-2000:]
     assert json.loads((tmp_path / "log.json").read_text())["members"][0]["trials"] == 2
     assert "python -m dpbandits.bai.jobs" in proc.stderr
@@ -84,7 +130,7 @@ def test_editing_any_module_reruns_exactly_the_jobs_that_run_it(tmp_path):
     """A complete (fake) smoke-scale results/; every package module edited in turn, one dry run each."""
     repo = _copy_repo(tmp_path)
     summary = _run(smk("--detailed-summary"), repo).stdout
-    rows = list(csv.DictReader(io.StringIO(summary[summary.index("output_file\t"):]), delimiter="\t"))
+    rows = list(csv.DictReader(io.StringIO(summary[summary.index("output_file\t") :]), delimiter="\t"))
     then = time.time() - 3600
     for f in repo.rglob("*"):
         if f.is_file():
@@ -99,8 +145,9 @@ def test_editing_any_module_reruns_exactly_the_jobs_that_run_it(tmp_path):
     used = {row["output_file"].split("/")[2] for row in rows if row["rule"] == "simulate"}
     modules = sorted(p.relative_to(sources.PACKAGE).as_posix() for p in sources.PACKAGE.rglob("*.py"))
     out = tmp_path / "plans.json"
-    _run([sys.executable, str(ROOT / "tests/_edit_dryruns.py"), str(out), *(f"src/dpbandits/{m}" for m in modules)],
-         repo)
+    _run(
+        [sys.executable, str(ROOT / "tests/_edit_dryruns.py"), str(out), *(f"src/dpbandits/{m}" for m in modules)], repo
+    )
     plans = {k.removeprefix("src/dpbandits/"): v for k, v in json.loads(out.read_text()).items()}
     assert plans.pop("") == []  # complete results: nothing to do
     figure_code = _rel(sources.script_sources(ROOT / "workflow/scripts/figures.py"))

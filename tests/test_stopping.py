@@ -123,7 +123,7 @@ def test_array_stream_equals_callable_stream_and_can_run_out():
     pos = [0]
 
     def sample(n):
-        out = data[pos[0]:pos[0] + n]
+        out = data[pos[0] : pos[0] + n]
         pos[0] += n
         return out
 
@@ -135,9 +135,12 @@ def test_array_stream_equals_callable_stream_and_can_run_out():
     assert nas(data, 0.5, 0.1, 1.0) == nas(data[:5000], 0.5, 0.1, 1.0)
     # mean 0: never halts; the rules stop at the end of the data or at max_samples
     zeros = np.zeros(3000)
-    for est, t in (nas(zeros, 0.5, 0.1, 1.0), dp_nas(zeros, 0.5, 0.1, 1.0, 1.0, rng),
-                   dp_exp_nas(zeros, 0.5, 0.1, 1.0, 1.0, rng),
-                   dp_nas(lambda n: np.zeros(n), 0.5, 0.1, 1.0, 1.0, rng, max_samples=10_000)):
+    for est, t in (
+        nas(zeros, 0.5, 0.1, 1.0),
+        dp_nas(zeros, 0.5, 0.1, 1.0, 1.0, rng),
+        dp_exp_nas(zeros, 0.5, 0.1, 1.0, 1.0, rng),
+        dp_nas(lambda n: np.zeros(n), 0.5, 0.1, 1.0, 1.0, rng, max_samples=10_000),
+    ):
         assert math.isnan(est) and t == -1
 
 

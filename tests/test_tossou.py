@@ -43,8 +43,10 @@ def test_private_ucb_node_scale():
     assert node_scale(10, 100_000, 1.0, "eps") == 17.0
 
 
-@pytest.mark.parametrize(("inst", "eps", "expected"), [("tossou_2arm", 1.0, 4.8), ("tossou_2arm", 0.1, 44.1),
-                                                      ("tossou_10arm", 1.0, 63.2), ("tossou_10arm", 0.1, 580.65)])
+@pytest.mark.parametrize(
+    ("inst", "eps", "expected"),
+    [("tossou_2arm", 1.0, 4.8), ("tossou_2arm", 0.1, 44.1), ("tossou_10arm", 1.0, 63.2), ("tossou_10arm", 0.1, 580.65)],
+)
 def test_dp_ucb_int_initial_phase_is_deterministic(inst, eps, expected):
     means = NAMED[inst]
     k = len(means)
@@ -55,8 +57,12 @@ def test_dp_ucb_int_initial_phase_is_deterministic(inst, eps, expected):
 
 @pytest.mark.parametrize(
     ("algorithm", "params"),
-    [("ucb", {"tie_break": "first"}), ("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}),
-     ("private_ucb", {"tree_eps": "eps", "sqrt_term": "hoeffding"})] + [(name, {}) for name in TOSSOU],
+    [
+        ("ucb", {"tie_break": "first"}),
+        ("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}),
+        ("private_ucb", {"tree_eps": "eps", "sqrt_term": "hoeffding"}),
+    ]
+    + [(name, {}) for name in TOSSOU],
 )
 def test_fast_loop_on_reference_draws_reproduces_reference(algorithm, params, monkeypatch):
     # The contract (tests/test_contract.py) replays each reading on 2 and 3 arms; here: combined readings,
@@ -136,8 +142,10 @@ def test_each_fast_run_consumes_its_own_stream_only():
 def test_fast_and_reference_sample_the_same_distribution_under_combined_readings():
     # one reading at a time is the contract's (tests/test_contract.py); two axes at once here
     means = [0.7, 0.5, 0.45]
-    for algorithm, params in [("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}),
-                              ("private_ucb", {"tree_eps": "eps", "sqrt_term": "hoeffding"})]:
+    for algorithm, params in [
+        ("dp_ucb_bound", {"nu_form": "tr_ln_n", "bound_sqrt": False}),
+        ("private_ucb", {"tree_eps": "eps", "sqrt_term": "hoeffding"}),
+    ]:
         fast = dpbandits.simulate(algorithm, means, 400, 2.0, runs=300, seed=1, **params)
         ref = dpbandits.reference.simulate(algorithm, means, 400, 2.0, runs=300, seed=2, **params)
         assert same_distribution(fast.regret[:, -1], ref.regret[:, -1])

@@ -32,12 +32,20 @@ def audit_plan(epsilon, params):
 
 
 ALGORITHM = Algorithm(
-    name="dpse_halving", kind="regret", label="DP-SE (half epochs)", private=True,
-    run=per_step(HalvingDPSE), reference=HalvingDPSE, params=dict(ALGORITHMS["dp_se"].params),
-    audit=Audit(params={"beta": 0.9}, plan=audit_plan), needs_horizon=True, cost_ns=2000,
+    name="dpse_halving",
+    kind="regret",
+    label="DP-SE (half epochs)",
+    private=True,
+    run=per_step(HalvingDPSE),
+    reference=HalvingDPSE,
+    params=dict(ALGORITHMS["dp_se"].params),
+    audit=Audit(params={"beta": 0.9}, plan=audit_plan),
+    needs_horizon=True,
+    cost_ns=2000,
     # the contract's instance: the first elimination (after 195 rounds at beta = 0.9) of a 0.5 gap is decided
     # by the release noise; with rewards 0 or 1 the noise decides nothing
-    contract=Contract(bernoulli=Setting((1.0, 0.5), 500, 0.09), deterministic=None, params={"beta": 0.9},
-                      runs=2000, fast_runs=4000),
+    contract=Contract(
+        bernoulli=Setting((1.0, 0.5), 500, 0.09), deterministic=None, params={"beta": 0.9}, runs=2000, fast_runs=4000
+    ),
     doc="DP-SE (Sajed & Sheffet 2019, Algorithm 3) with epochs of R_e / 2 rounds.",
 )

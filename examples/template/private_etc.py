@@ -52,15 +52,24 @@ def audit_plan(epsilon, params):
 
 
 ALGORITHM = Algorithm(
-    name="private_etc", kind="regret", label="Private ETC", private=True,
+    name="private_etc",
+    kind="regret",
+    label="Private ETC",
+    private=True,
     run=per_step(PrivateETC),  # plain Python, one pull at a time; a numba kernel is the fast alternative
     reference=PrivateETC,
     params={"m": Param(5, low=0, doc="pulls of each arm before the noisy commit")},
     audit=Audit(params={"m": 2}, plan=audit_plan),
-    needs_horizon=False, cost_ns=2000,
+    needs_horizon=False,
+    cost_ns=2000,
     # the contract's cases: with m = 5 and epsilon <= 0.2 the Laplace noise (scale >= 5) decides the commit,
     # so the contract's power control (the twin at half the noise) is told apart
-    contract=Contract(bernoulli=Setting((0.9, 0.1), 100, 0.2), deterministic=Setting((1.0, 0.0), 100, 0.2),
-                      params={"m": 5}, runs=600, fast_runs=2000),
+    contract=Contract(
+        bernoulli=Setting((0.9, 0.1), 100, 0.2),
+        deterministic=Setting((1.0, 0.0), 100, 0.2),
+        params={"m": 5},
+        runs=600,
+        fast_runs=2000,
+    ),
     doc="Explore m pulls per arm, then commit to the arm with the largest Laplace-noised reward sum.",
 )

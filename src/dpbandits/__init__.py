@@ -26,5 +26,4 @@ from .simulate import SimulationResult, simulate  # noqa: E402
 
 plugins.load_plugins()  # entry points of group dpbandits.algorithms and DPBANDITS_PLUGINS
 
-__all__ = ["ALGORITHMS", "SimulationResult", "__version__", "bai", "plugins", "reference", "simulate",
-           "simulate_bai"]
+__all__ = ["ALGORITHMS", "SimulationResult", "__version__", "bai", "plugins", "reference", "simulate", "simulate_bai"]

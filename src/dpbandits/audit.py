@@ -69,9 +69,11 @@ DEFAULT_ALPHA = 0.05
 DEFAULT_EVENTS = 4
 MIN_COUNT = 30  # outputs seen fewer times (x and x' together) do not enter loss_upper
 CONTROL_NOISE_FACTOR = 0.02
-NO_RELEASE = ("every run gave the same output on every table over the audit horizon of {} steps: the plan ends "
-              "before the algorithm releases anything, so no loss can be seen; give Audit(plan=...) a horizon "
-              "that reaches its first noisy release")
+NO_RELEASE = (
+    "every run gave the same output on every table over the audit horizon of {} steps: the plan ends "
+    "before the algorithm releases anything, so no loss can be seen; give Audit(plan=...) a horizon "
+    "that reaches its first noisy release"
+)
 POWER_FACTORS = (0.1, 0.25, 0.5)  # tried after the control while flagged: the audit's power
 BAI_ARMS = ((1.0, 0.0), (0.0, 1.0), (0.6, 0.5))  # unique Max-Det set {a_1, a_2}: a tiny DP-BAI audit instance
 BAI_BUDGET = 12
@@ -146,8 +148,7 @@ def run_policy_on_table(algorithm: str, table, epsilon: float, rng: np.random.Ge
     alg = registry.get(algorithm)
     twin = _twin(alg)
     table = _check_table(table)
-    return _policy_actions(twin, table.tolist(), table.shape[0], table.shape[1], epsilon, rng,
-                           alg.resolve(params))
+    return _policy_actions(twin, table.tolist(), table.shape[0], table.shape[1], epsilon, rng, alg.resolve(params))
 
 
 _KERNEL_MEANS_TOP = 0.75  # replayed kernels: arm a has mean 0.75 - 0.5 a / K (distinct gaps name the arm)
@@ -191,8 +192,9 @@ def kernel_actions(algorithm: str, table, epsilon: float, eta, picks, **params) 
 def _replay(alg: registry.Algorithm):
     replay = alg.replay_function() if alg.kind == "regret" else None
     if replay is None:
-        raise ValueError(f"algorithm={alg.name!r} declares no replay (Algorithm.replay): its fast kernel "
-                         "cannot be audited")
+        raise ValueError(
+            f"algorithm={alg.name!r} declares no replay (Algorithm.replay): its fast kernel cannot be audited"
+        )
     return replay
 
 
@@ -414,8 +416,7 @@ class _Sampler:
 
     def _one(self, rows, table, rng):
         if self.bai:
-            return _hashable(_bai_module().run_on_table(self.name, self.arms, table, self.epsilon, rng,
-                                                        **self.params))
+            return _hashable(_bai_module().run_on_table(self.name, self.arms, table, self.epsilon, rng, **self.params))
         return _policy_actions(self.twin, rows, len(rows), self.horizon, self.epsilon, rng, self.params)
 
     def _kernel_runs(self, table, trials, rng):
@@ -432,8 +433,7 @@ class _Sampler:
     def counts(self, table: np.ndarray, trials: int) -> np.ndarray:
         """int64[#outputs seen so far]: output counts of ``trials`` runs on ``table`` (fresh stream)."""
         self._streams += 1
-        rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed,
-                                                                         spawn_key=(self._streams,))))
+        rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=(self._streams,))))
         if self.engine == "kernel":
             runs = self._kernel_runs(table, trials, rng)
         else:
@@ -476,10 +476,20 @@ def _describe(ids, forward: bool, outputs) -> str:
     return f"{head}:{shown}{more}"
 
 
-def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIALS, seed: int = 0,
-                    noise_factor: float = 1.0, *, alpha: float = DEFAULT_ALPHA, events: int = DEFAULT_EVENTS,
-                    selection_trials: int | None = None, horizon: int | None = None, engine: str = "twin",
-                    **params) -> AuditResult:
+def audit_algorithm(
+    name: str,
+    epsilon: float = 1.0,
+    trials: int = DEFAULT_TRIALS,
+    seed: int = 0,
+    noise_factor: float = 1.0,
+    *,
+    alpha: float = DEFAULT_ALPHA,
+    events: int = DEFAULT_EVENTS,
+    selection_trials: int | None = None,
+    horizon: int | None = None,
+    engine: str = "twin",
+    **params,
+) -> AuditResult:
     """Estimate the privacy loss of ``name``'s released output on neighbouring reward tables.
 
     Parameters
@@ -522,8 +532,10 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     if engine == "kernel":
         _replay(alg)
         if alg.audit.noise != ("laplace",):
-            raise ValueError(f"algorithm={name!r}: the kernel audit scales standard Laplace draws only, "
-                             f"its noise is {alg.audit.noise}")
+            raise ValueError(
+                f"algorithm={name!r}: the kernel audit scales standard Laplace draws only, "
+                f"its noise is {alg.audit.noise}"
+            )
     trials = int(trials)
     n_sel = int(selection_trials) if selection_trials is not None else max(trials // 4, 10)
     setting = alg.audit
@@ -534,8 +546,7 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
         if params:
             raise
         resolved = alg.resolve({})
-        notes = "; ".join(filter(None, [notes, f"audit hint {setting.params} rejected ({err}); "
-                                                  "defaults used"]))
+        notes = "; ".join(filter(None, [notes, f"audit hint {setting.params} rejected ({err}); defaults used"]))
     delta = float(resolved.get("delta", 0.0)) if alg.private else 0.0
 
     candidates = None
@@ -549,8 +560,7 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
         width, candidates = int(horizon), None
     if candidates is None:
         candidates = generic_candidates(k, width)
-    sampler = _Sampler(alg.name, float(epsilon), resolved, noise_factor, setting.noise,
-                       seed, width, arms, engine)
+    sampler = _Sampler(alg.name, float(epsilon), resolved, noise_factor, setting.noise, seed, width, arms, engine)
 
     # Stage 1: selection over candidate (table, flip) pairs and Neyman-Pearson events.
     level = alpha / (2 * events)
@@ -594,18 +604,40 @@ def audit_algorithm(name: str, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     else:
         verdict = "violation" if lower > epsilon else "consistent"
     return AuditResult(
-        algorithm=alg.name, engine=engine, epsilon=float(epsilon), delta=delta, noise_factor=float(noise_factor),
-        private=alg.private, horizon=int(width), trials=trials, selection_trials=n_sel,
-        table=f"{label} {k}x{width}", flip=flip,
-        events=_describe(chosen[i][1], chosen[i][2], sampler.outputs), n_events=len(chosen),
-        loss_estimate=ests[i], loss_lower=lower, loss_upper=upper, alpha=float(alpha), verdict=verdict,
-        params=resolved, notes=notes,
+        algorithm=alg.name,
+        engine=engine,
+        epsilon=float(epsilon),
+        delta=delta,
+        noise_factor=float(noise_factor),
+        private=alg.private,
+        horizon=int(width),
+        trials=trials,
+        selection_trials=n_sel,
+        table=f"{label} {k}x{width}",
+        flip=flip,
+        events=_describe(chosen[i][1], chosen[i][2], sampler.outputs),
+        n_events=len(chosen),
+        loss_estimate=ests[i],
+        loss_lower=lower,
+        loss_upper=upper,
+        alpha=float(alpha),
+        verdict=verdict,
+        params=resolved,
+        notes=notes,
     )
 
 
-def audit_all(algorithms=None, epsilon: float = 1.0, trials: int = DEFAULT_TRIALS, seed: int = 0,
-              controls: bool = True, control_factor: float = CONTROL_NOISE_FACTOR,
-              alpha: float = DEFAULT_ALPHA, power_factors=POWER_FACTORS, kernels: bool = True) -> pd.DataFrame:
+def audit_all(
+    algorithms=None,
+    epsilon: float = 1.0,
+    trials: int = DEFAULT_TRIALS,
+    seed: int = 0,
+    controls: bool = True,
+    control_factor: float = CONTROL_NOISE_FACTOR,
+    alpha: float = DEFAULT_ALPHA,
+    power_factors=POWER_FACTORS,
+    kernels: bool = True,
+) -> pd.DataFrame:
     """Audit ``algorithms`` (default :func:`default_algorithms`) with their under-noised controls and power.
 
     Per algorithm, at its ``Audit.epsilon`` where set (else ``epsilon``), on the same ``seed``:
@@ -621,16 +653,25 @@ def audit_all(algorithms=None, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
     """
     factors = [float(f) for f in power_factors]
     if factors != sorted(factors) or any(not control_factor < f < 1 for f in factors):
-        raise ValueError(f"power_factors must ascend strictly between control_factor={control_factor:g} and 1, "
-                         f"got {list(power_factors)}")
+        raise ValueError(
+            f"power_factors must ascend strictly between control_factor={control_factor:g} and 1, "
+            f"got {list(power_factors)}"
+        )
     names = default_algorithms() if algorithms is None else list(algorithms)
     rows = []
 
     def run(name, eps, factor, role, engine):
         start = time.perf_counter()
         r = audit_algorithm(name, eps, trials, seed, factor, alpha=alpha, engine=engine)
-        rows.append({**asdict(r), "variant": r.variant, "role": role, "params": repr(r.params),
-                     "seconds": time.perf_counter() - start})
+        rows.append(
+            {
+                **asdict(r),
+                "variant": r.variant,
+                "role": role,
+                "params": repr(r.params),
+                "seconds": time.perf_counter() - start,
+            }
+        )
         return r.verdict == "violation"
 
     for name in names:
@@ -649,8 +690,10 @@ def audit_all(algorithms=None, epsilon: float = 1.0, trials: int = DEFAULT_TRIAL
 
 def failed_checks(df: pd.DataFrame) -> list[str]:
     """What an audit table gets wrong: a real row flagged, or a control not flagged whose plan expects it."""
-    bad = [f"{r.algorithm} ({r.engine}): real audit flagged, loss >= {r.loss_lower:.3g} > epsilon {r.epsilon:g}"
-           for r in df[(df["role"] == "real") & (df["verdict"] == "violation")].itertuples()]
+    bad = [
+        f"{r.algorithm} ({r.engine}): real audit flagged, loss >= {r.loss_lower:.3g} > epsilon {r.epsilon:g}"
+        for r in df[(df["role"] == "real") & (df["verdict"] == "violation")].itertuples()
+    ]
     for r in df[(df["role"] == "control") & (df["verdict"] != "violation")].itertuples():
         if not _lookup(r.algorithm).audit.control:  # a plan that states why its control cannot be flagged
             bad.append(f"{r.algorithm} ({r.engine}): control with noise x{r.noise_factor:g} not flagged")
@@ -667,15 +710,32 @@ def main(argv=None, prog: str = "dpbandits audit") -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA)
     p.add_argument("--control-factor", type=float, default=CONTROL_NOISE_FACTOR)
-    p.add_argument("--power-factors", type=float, nargs="*", default=list(POWER_FACTORS),
-                   help="under-noising factors tried after the control while flagged (none: no power rows)")
+    p.add_argument(
+        "--power-factors",
+        type=float,
+        nargs="*",
+        default=list(POWER_FACTORS),
+        help="under-noising factors tried after the control while flagged (none: no power rows)",
+    )
     p.add_argument("--no-controls", action="store_true")
     p.add_argument("--no-kernels", action="store_true", help="audit the twins only")
-    p.add_argument("--check", action="store_true",
-                   help="exit 1 if a real audit is flagged or a control that should be flagged is not")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 if a real audit is flagged or a control that should be flagged is not",
+    )
     args = p.parse_args(argv)
-    df = audit_all(args.algorithms, args.epsilon, args.trials, args.seed, not args.no_controls,
-                   args.control_factor, args.alpha, args.power_factors, not args.no_kernels)
+    df = audit_all(
+        args.algorithms,
+        args.epsilon,
+        args.trials,
+        args.seed,
+        not args.no_controls,
+        args.control_factor,
+        args.alpha,
+        args.power_factors,
+        not args.no_kernels,
+    )
     args.out.mkdir(parents=True, exist_ok=True)
     df.to_csv(args.out / "audit.csv", index=False)
     text = to_markdown(df, seed=args.seed, control_factor=args.control_factor, power_factors=args.power_factors)

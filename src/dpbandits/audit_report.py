@@ -10,8 +10,22 @@ import pandas as pd
 
 from . import registry
 
-_MD_COLUMNS = ["algorithm", "engine", "variant", "epsilon", "delta", "horizon", "trials", "table", "flip",
-               "events", "loss_estimate", "loss_lower", "loss_upper", "verdict"]
+_MD_COLUMNS = [
+    "algorithm",
+    "engine",
+    "variant",
+    "epsilon",
+    "delta",
+    "horizon",
+    "trials",
+    "table",
+    "flip",
+    "events",
+    "loss_estimate",
+    "loss_lower",
+    "loss_upper",
+    "verdict",
+]
 NOT_RUN = "not run"
 
 
@@ -100,8 +114,9 @@ def _scope(df: pd.DataFrame) -> list[str]:
     ]
 
 
-def to_markdown(df: pd.DataFrame, seed: int | None = None, control_factor: float | None = None,
-                power_factors=()) -> str:
+def to_markdown(
+    df: pd.DataFrame, seed: int | None = None, control_factor: float | None = None, power_factors=()
+) -> str:
     """Readable Markdown report of ``audit_all``'s table (with the power table when controls ran)."""
     lines = [
         "# Privacy audit",
@@ -141,8 +156,13 @@ def to_markdown(df: pd.DataFrame, seed: int | None = None, control_factor: float
             "",
             *_table(power, list(power.columns)),
         ]
-    notes = list(dict.fromkeys(f"* {row['algorithm']}: {row['notes']}" for _, row in df.iterrows()
-                               if isinstance(row["notes"], str) and row["notes"]))
+    notes = list(
+        dict.fromkeys(
+            f"* {row['algorithm']}: {row['notes']}"
+            for _, row in df.iterrows()
+            if isinstance(row["notes"], str) and row["notes"]
+        )
+    )
     if notes:
         lines += ["", "Notes:", "", *notes]
     if len(df):

@@ -21,8 +21,7 @@ def generic_candidates(k: int, width: int) -> Candidates:
     zeros, ones = np.zeros((k, width)), np.ones((k, width))
     split = zeros.copy()
     split[0] = 1.0
-    return [("zeros", zeros, (0, 0)), ("ones", ones, (0, 0)), ("zeros", zeros, (0, 1)),
-            ("arm0 ones", split, (1, 0))]
+    return [("zeros", zeros, (0, 0)), ("ones", ones, (0, 0)), ("zeros", zeros, (0, 1)), ("arm0 ones", split, (1, 0))]
 
 
 def threshold_candidates(k: int, width: int, n: int, d: int) -> Candidates:
@@ -32,6 +31,6 @@ def threshold_candidates(k: int, width: int, n: int, d: int) -> Candidates:
     """
     d = min(max(d, 1), n - 1)
     base = np.zeros((k, width))
-    base[0, n - d:n] = 1.0
+    base[0, n - d : n] = 1.0
     label = f"threshold {d}/{n}"
     return [(label, base, (0, n - d)), (label, base, (0, n - d - 1))]

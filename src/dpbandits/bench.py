@@ -90,8 +90,9 @@ def time_reference(name: str, means: np.ndarray, horizon: int, repeats: int) -> 
     return {"reference_seconds": seconds, "reference_ns_per_pull": 1e9 * seconds / horizon}
 
 
-def bench(algorithms, ks, horizon: int, reference_horizon: int, runs: int, repeats: int,
-          reference_repeats: int = 1, log=None) -> list[dict]:
+def bench(
+    algorithms, ks, horizon: int, reference_horizon: int, runs: int, repeats: int, reference_repeats: int = 1, log=None
+) -> list[dict]:
     """One row per (algorithm, K): fast and reference ns per pull, their ratio and memory."""
     rows = []
     for name in algorithms:
@@ -127,9 +128,13 @@ def catalogue_jobs(config: dict) -> list[dict]:
     sims, _ = catalogue.expand(config)
     jobs = []
     for job in catalogue.plan_jobs(config, sims)[0].values():
-        members = [(means_for(s.instance).size if s.kind == "regret" else None,
-                    catalogue.pulls_per_run(s) * (job.stop - job.start) if s.kind == "regret" else 0)
-                   for s in job.members]
+        members = [
+            (
+                means_for(s.instance).size if s.kind == "regret" else None,
+                catalogue.pulls_per_run(s) * (job.stop - job.start) if s.kind == "regret" else 0,
+            )
+            for s in job.members
+        ]
         first = job.members[0]
         jobs.append({"algorithm": job.algorithm, "kind": first.kind, "members": members, "spec": first.as_dict()})
     return jobs
@@ -144,8 +149,21 @@ def job_overhead(spec: dict, repeats: int = 3) -> float:
     tiny = {**spec, "horizon": min(int(spec["horizon"]), 1000)}
     best = float("inf")
     with tempfile.TemporaryDirectory(prefix="dpbandits-bench-") as tmp:
-        cmd = [sys.executable, "-m", "dpbandits.pipeline", "--specs", json.dumps([tiny]), "--start", "0",
-               "--stop", "1", "--out", f"{tmp}/chunk.npz", "--log", f"{tmp}/chunk.json"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "dpbandits.pipeline",
+            "--specs",
+            json.dumps([tiny]),
+            "--start",
+            "0",
+            "--stop",
+            "1",
+            "--out",
+            f"{tmp}/chunk.npz",
+            "--log",
+            f"{tmp}/chunk.json",
+        ]
         subprocess.run(cmd, check=True, capture_output=True)  # compiles into numba's cache if needed
         for _ in range(repeats):
             t0 = time.perf_counter()
@@ -174,8 +192,9 @@ def pipeline_estimate(rows: list[dict], config: dict, cores: list[int], job_over
     per_alg: dict[str, dict] = {}
     durations = []
     for job in catalogue_jobs(config):
-        entry = per_alg.setdefault(job["algorithm"], {"kind": job["kind"], "jobs": 0, "pulls": 0,
-                                                      "core_seconds": 0.0, "measured": True})
+        entry = per_alg.setdefault(
+            job["algorithm"], {"kind": job["kind"], "jobs": 0, "pulls": 0, "core_seconds": 0.0, "measured": True}
+        )
         entry["jobs"] += 1
         seconds = job_overhead_s
         for k, pulls in job["members"]:
@@ -200,13 +219,28 @@ def pipeline_estimate(rows: list[dict], config: dict, cores: list[int], job_over
 def measure_pipeline(configfile: str, cores: str = "all") -> dict:
     """Run ``snakemake --cores`` into a scratch results directory and time it (wall seconds)."""
     scratch = tempfile.mkdtemp(prefix="dpbandits-bench-")
-    cmd = [sys.executable, "-m", "snakemake", "--cores", cores, "--configfile", configfile,
-           "--config", f"results={scratch}", "-q"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--cores",
+        cores,
+        "--configfile",
+        configfile,
+        "--config",
+        f"results={scratch}",
+        "-q",
+    ]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - t0
-    return {"command": " ".join(cmd), "results": scratch, "returncode": proc.returncode,
-            "wall_seconds": wall, "stderr_tail": proc.stderr[-2000:]}
+    return {
+        "command": " ".join(cmd),
+        "results": scratch,
+        "returncode": proc.returncode,
+        "wall_seconds": wall,
+        "stderr_tail": proc.stderr[-2000:],
+    }
 
 
 # --------------------------------------------------------------------------------------------- report
@@ -232,25 +266,35 @@ def markdown(report: dict) -> str:
     ]
     for r in report["rows"]:
         name = r["algorithm"] + ("*" if r["collapsed"] else "")
-        lines.append(f"| {name} | {r['k']} | {_fmt(r['fast_ns_per_pull'], '.2f')} | "
-                     f"{_fmt(r['reference_ns_per_pull'], '.0f')} | {_fmt(r['ratio'], '.0f')} | "
-                     f"{_fmt(r['tracemalloc_peak_kib'])} | {_fmt(r['maxrss_delta_kib'], '.0f')} |")
+        lines.append(
+            f"| {name} | {r['k']} | {_fmt(r['fast_ns_per_pull'], '.2f')} | "
+            f"{_fmt(r['reference_ns_per_pull'], '.0f')} | {_fmt(r['ratio'], '.0f')} | "
+            f"{_fmt(r['tracemalloc_peak_kib'])} | {_fmt(r['maxrss_delta_kib'], '.0f')} |"
+        )
     lines.append("")
-    lines.append("\\* collapsed kernel: many pulls per unit of work (Binomial / epoch draws); "
-                 "ns per simulated pull.")
+    lines.append("\\* collapsed kernel: many pulls per unit of work (Binomial / epoch draws); ns per simulated pull.")
     est = report.get("pipeline_estimate")
     if est:
-        lines += ["", f"Pipeline estimate ({est['jobs']} simulation jobs, {est['job_overhead_s']:.2f} s overhead "
-                      f"each): {est['core_seconds']:.0f} core-seconds; wall "
-                      + ", ".join(f"{s:.0f} s on {c} core(s)" for c, s in est["wall_seconds"].items()) + ".",
-                  "", "| algorithm | jobs | pulls | core-seconds |", "|---|---|---|---|"]
+        lines += [
+            "",
+            f"Pipeline estimate ({est['jobs']} simulation jobs, {est['job_overhead_s']:.2f} s overhead "
+            f"each): {est['core_seconds']:.0f} core-seconds; wall "
+            + ", ".join(f"{s:.0f} s on {c} core(s)" for c, s in est["wall_seconds"].items())
+            + ".",
+            "",
+            "| algorithm | jobs | pulls | core-seconds |",
+            "|---|---|---|---|",
+        ]
         for name, e in sorted(est["per_algorithm"].items(), key=lambda kv: -kv[1]["core_seconds"]):
             flag = "" if e["measured"] else " (unmeasured: overhead only)"
             lines.append(f"| {name}{flag} | {e['jobs']} | {e['pulls']:.3g} | {e['core_seconds']:.1f} |")
     measured = report.get("pipeline_measured")
     if measured:
-        lines += ["", f"Measured pipeline: `{measured['command']}` -> return code {measured['returncode']}, "
-                      f"{measured['wall_seconds']:.0f} s wall."]
+        lines += [
+            "",
+            f"Measured pipeline: `{measured['command']}` -> return code {measured['returncode']}, "
+            f"{measured['wall_seconds']:.0f} s wall.",
+        ]
     return "\n".join(lines)
 
 
@@ -264,15 +308,26 @@ def parse_args(argv=None, prog: str = "dpbandits bench") -> argparse.Namespace:
     p.add_argument("--repeats", type=int, default=5, help="fast timings; the best counts")
     p.add_argument("--reference-repeats", type=int, default=3, help="reference timings; the best counts")
     p.add_argument("--out", default="results/bench/bench.json", help="JSON output path")
-    p.add_argument("--pipeline-estimate", action=argparse.BooleanOptionalAction, default=True,
-                   help="estimate the pipeline's cost from the catalogue of --config")
-    p.add_argument("--config", default=str(ROOT / "config" / "config.yaml"),
-                   help="pipeline config file (its plugins are benchmarked too)")
+    p.add_argument(
+        "--pipeline-estimate",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="estimate the pipeline's cost from the catalogue of --config",
+    )
+    p.add_argument(
+        "--config",
+        default=str(ROOT / "config" / "config.yaml"),
+        help="pipeline config file (its plugins are benchmarked too)",
+    )
     p.add_argument("--cores", nargs="+", type=int, default=[1, 2], help="core counts of the wall-time estimate")
-    p.add_argument("--job-overhead", type=float, default=None,
-                   help="seconds added per job (default: measured, see job_overhead)")
-    p.add_argument("--measure-pipeline", action="store_true",
-                   help="also run snakemake --cores all into a scratch results directory and time it")
+    p.add_argument(
+        "--job-overhead", type=float, default=None, help="seconds added per job (default: measured, see job_overhead)"
+    )
+    p.add_argument(
+        "--measure-pipeline",
+        action="store_true",
+        help="also run snakemake --cores all into a scratch results directory and time it",
+    )
     args = p.parse_args(argv)
     for key in ("horizon", "reference_horizon", "runs", "repeats", "reference_repeats"):
         if getattr(args, key) < 1:
@@ -301,15 +356,30 @@ def main(argv=None, prog: str = "dpbandits bench") -> dict:
         except ValueError as err:
             raise ValueError(f"--algorithms: {err}") from None
     meta = {
-        "instance": INSTANCE, "epsilon": EPSILON, "seed": SEED, "horizon": args.horizon,
-        "reference_horizon": args.reference_horizon, "runs": args.runs, "repeats": args.repeats,
+        "instance": INSTANCE,
+        "epsilon": EPSILON,
+        "seed": SEED,
+        "horizon": args.horizon,
+        "reference_horizon": args.reference_horizon,
+        "runs": args.runs,
+        "repeats": args.repeats,
         "reference_repeats": args.reference_repeats,
-        "checkpoints": int(default_checkpoints(args.horizon).size), "cpu_count": os.cpu_count(),
-        "machine": platform.processor() or platform.machine(), "versions": versions(),
+        "checkpoints": int(default_checkpoints(args.horizon).size),
+        "cpu_count": os.cpu_count(),
+        "machine": platform.processor() or platform.machine(),
+        "versions": versions(),
         "load_before": list(load()),
     }
-    rows = bench(algorithms, args.k, args.horizon, args.reference_horizon, args.runs, args.repeats,
-                 args.reference_repeats, log=lambda s: print(s, file=sys.stderr))
+    rows = bench(
+        algorithms,
+        args.k,
+        args.horizon,
+        args.reference_horizon,
+        args.runs,
+        args.repeats,
+        args.reference_repeats,
+        log=lambda s: print(s, file=sys.stderr),
+    )
     meta["load_after"] = list(load())
     report = {"meta": meta, "rows": rows, "pipeline_estimate": None, "pipeline_measured": None}
     if args.pipeline_estimate:

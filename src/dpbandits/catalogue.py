@@ -47,9 +47,14 @@ class SimSpec:
 
     def as_dict(self) -> dict:
         d = {
-            "kind": self.kind, "algorithm": self.algorithm, "instance": self.instance,
-            "horizon": self.horizon, "epsilons": list(self.epsilons), "params": self.params,
-            "seed": self.seed, "checkpoints": self.checkpoints,
+            "kind": self.kind,
+            "algorithm": self.algorithm,
+            "instance": self.instance,
+            "horizon": self.horizon,
+            "epsilons": list(self.epsilons),
+            "params": self.params,
+            "seed": self.seed,
+            "checkpoints": self.checkpoints,
         }
         if self.sweep is not None:
             d["sweep"] = self.sweep
@@ -182,8 +187,14 @@ def expand(config: dict, reading=None) -> tuple[dict[str, SimSpec], dict[str, di
             fkey = f"papers.{paper}.figures.{fname}"
             kind = fspec["kind"]
             runs = _scaled(_checked(check_runs, f"{fkey}.runs", fspec["runs"]), scale.get("max_runs"))
-            fig = Figure(paper, fname, fspec, runs, theory=bool(fspec.get("theory", config["theory_overlays"])),
-                         scaled=bool(scale))
+            fig = Figure(
+                paper,
+                fname,
+                fspec,
+                runs,
+                theory=bool(fspec.get("theory", config["theory_overlays"])),
+                scaled=bool(scale),
+            )
             if not fspec.get("panels"):
                 raise ConfigError(f"{fkey}.panels: no panels listed")
             for i, panel_spec in enumerate(fspec["panels"]):
@@ -230,8 +241,10 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, gro
     except ValueError as err:
         if isinstance(instance, dict) and (instance.get("name") in linear_instances.MAKERS or "arms" in instance):
             fkey = pkey.rsplit(".panels", 1)[0]
-            raise ConfigError(f"{fkey}.kind: a regret figure (the default kind) with the best-arm identification "
-                              f"instance {instance_label(instance)!r}; set kind: bai") from None
+            raise ConfigError(
+                f"{fkey}.kind: a regret figure (the default kind) with the best-arm identification "
+                f"instance {instance_label(instance)!r}; set kind: bai"
+            ) from None
         raise ConfigError(f"{pkey}.instance: {err}") from None
     horizon = _scaled(int(_get("horizon", panel_spec, fspec, 0)), scale.get("max_horizon"))
     try:
@@ -281,14 +294,19 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading=None)
     eps_list = _get("epsilons", panel_spec, fspec) or [None]
     if x != "epsilon" and len(eps_list) != 1:
         raise ConfigError(f"{pkey}.epsilons: a {x} sweep takes exactly one epsilon")
-    panel = Panel(panel_spec.get("title", ""), _read_instance(_get("instance", panel_spec, fspec), reading), x=x,
-                  xscale=_get("xscale", panel_spec, fspec))
+    panel = Panel(
+        panel_spec.get("title", ""),
+        _read_instance(_get("instance", panel_spec, fspec), reading),
+        x=x,
+        xscale=_get("xscale", panel_spec, fspec),
+    )
     budget = _get("budget", panel_spec, fspec)
     panel.horizon = None if x == "budget" else budget
     vkey = f"{pkey if 'values' in panel_spec else pkey.rsplit('.panels', 1)[0]}.values"  # where values are set
     if x == "budget":
-        values = [_scaled(_checked(check_budget, f"{vkey}[{i}]", v), scale.get("max_budget"))
-                  for i, v in enumerate(values)]
+        values = [
+            _scaled(_checked(check_budget, f"{vkey}[{i}]", v), scale.get("max_budget")) for i, v in enumerate(values)
+        ]
     elif budget is None:
         raise ConfigError(f"{pkey}.budget: missing")
     else:
@@ -312,8 +330,9 @@ def _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading=None)
         else:
             vals = list(values)
             eps = _epsilon(eps_list[0], f"{pkey}.epsilons") if alg.private else None
-        spec = SimSpec("bai", name, dict(panel.instance), budget or 0, (eps,), params, seed, 0,
-                       sweep={"x": x, "values": vals})
+        spec = SimSpec(
+            "bai", name, dict(panel.instance), budget or 0, (eps,), params, seed, 0, sweep={"x": x, "values": vals}
+        )
         sims[spec.cid] = spec
         text = label or alg.label + (f" {variant}" if variant else "")
         panel.curves.append(Curve(text, name, eps, spec.cid, variant, x=vals))
@@ -425,7 +444,8 @@ def cost_summary(jobs: dict[str, Job], todo: list[str], warn_hours: float, paper
         top = sorted(costs.values(), key=lambda item: -item[0])[:3]
         worst = "; ".join(
             f"{spec.algorithm} on {instance_label(spec.instance)}, T={spec.horizon:,}, {spec.runs} runs: "
-            f"{c / 3600:.2g} h" for c, spec in top
+            f"{c / 3600:.2g} h"
+            for c, spec in top
         )
         lines.append(
             f"dpbandits: WARNING: above cost_warning_hours={warn_hours:g}; check the horizons and runs of the "
@@ -465,15 +485,24 @@ def paper_settings(config: dict, paper: str, figures: dict[str, Figure]) -> dict
         curves = [c for p in fig.panels for c in p.curves]
         used.update(dict.fromkeys(c.algorithm for c in curves))
         swept = sorted({p.x for p in fig.panels if p.x})
-        rows.append({
-            "figure": name, "caption": fig.spec.get("caption", ""),
-            "instances": "; ".join(dict.fromkeys(instance_label(p.instance) for p in fig.panels)),
-            "epsilons": sorted({c.epsilon for c in curves if c.epsilon is not None}),
-            ("budget" if fig.spec["kind"] == "bai" else "horizon"): sorted({p.horizon for p in fig.panels
-                                                                                if p.horizon}),
-            "swept": ", ".join(swept), "runs": fig.runs,
-        })
-    algorithms = {name: registry.ALGORITHMS[name].resolve(config["algorithms"].get(name, {}))
-                  for name in used}
-    return {"paper": paper, "title": config["papers"][paper].get("title", paper), "scale": config["scale"],
-            "figures": rows, "algorithms": algorithms}
+        rows.append(
+            {
+                "figure": name,
+                "caption": fig.spec.get("caption", ""),
+                "instances": "; ".join(dict.fromkeys(instance_label(p.instance) for p in fig.panels)),
+                "epsilons": sorted({c.epsilon for c in curves if c.epsilon is not None}),
+                ("budget" if fig.spec["kind"] == "bai" else "horizon"): sorted(
+                    {p.horizon for p in fig.panels if p.horizon}
+                ),
+                "swept": ", ".join(swept),
+                "runs": fig.runs,
+            }
+        )
+    algorithms = {name: registry.ALGORITHMS[name].resolve(config["algorithms"].get(name, {})) for name in used}
+    return {
+        "paper": paper,
+        "title": config["papers"][paper].get("title", paper),
+        "scale": config["scale"],
+        "figures": rows,
+        "algorithms": algorithms,
+    }

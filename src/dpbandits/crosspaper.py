@@ -22,9 +22,17 @@ def final_regret(curve_tables) -> pd.DataFrame:
         for _, panel in last.groupby("panel"):
             eps = panel["epsilon"].dropna().unique()
             for r in panel.itertuples():
-                rows.append({"instance": r.figure, "epsilon": float(eps[0]) if len(eps) else np.nan,
-                             "algorithm": r.algorithm, "label": r.curve.split(" (ε")[0],
-                             "final_regret": r.mean, "sem": r.sem, "horizon": r.t})
+                rows.append(
+                    {
+                        "instance": r.figure,
+                        "epsilon": float(eps[0]) if len(eps) else np.nan,
+                        "algorithm": r.algorithm,
+                        "label": r.curve.split(" (ε")[0],
+                        "final_regret": r.mean,
+                        "sem": r.sem,
+                        "horizon": r.t,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -42,8 +50,10 @@ def ranking(norm: pd.DataFrame) -> pd.DataFrame:
     private = norm[norm["algorithm"].map(lambda a: registry.ALGORITHMS[a].private)].copy()
     private["rank"] = private.groupby(["instance", "epsilon"])["final_regret"].rank(method="average")
     table = private.groupby("label").agg(
-        mean_rank=("rank", "mean"), wins=("rank", lambda r: int((r == 1).sum())),
-        median_ratio=("ratio_to_best_private", "median"), worst_ratio=("ratio_to_best_private", "max"),
+        mean_rank=("rank", "mean"),
+        wins=("rank", lambda r: int((r == 1).sum())),
+        median_ratio=("ratio_to_best_private", "median"),
+        worst_ratio=("ratio_to_best_private", "max"),
         cells=("rank", "size"),
     )
     return table.sort_values("mean_rank").reset_index()
@@ -77,17 +87,30 @@ def heatmap(norm: pd.DataFrame, rank: pd.DataFrame):
         cols = 2 if len(epsilons) > 1 else 1
         grid_rows = -(-len(epsilons) // cols)
         height = grid_rows * (0.2 * len(order) + 0.3) + 1.0
-        fig, axes = plt.subplots(grid_rows, cols, figsize=(style.TWO_COLUMN, height), squeeze=False,
-                                 sharey=True, sharex=True)
+        fig, axes = plt.subplots(
+            grid_rows, cols, figsize=(style.TWO_COLUMN, height), squeeze=False, sharey=True, sharex=True
+        )
         cbar_ax = fig.add_axes((0.93, 0.2, 0.012, 0.6))
         for i, (ax, eps) in enumerate(zip(axes.flat, epsilons, strict=False)):
-            cell = norm[norm["epsilon"] == eps].pivot_table(index="label", columns="instance",
-                                                            values="ratio_to_best_private")
+            cell = norm[norm["epsilon"] == eps].pivot_table(
+                index="label", columns="instance", values="ratio_to_best_private"
+            )
             cell = cell.reindex(index=order, columns=instances)
-            sns.heatmap(np.log10(cell), ax=ax, cmap="rocket_r", vmin=0, vmax=vmax, cbar=i == 0, cbar_ax=cbar_ax,
-                        cbar_kws={"label": "log10(final regret / best private)"},
-                        annot=np.vectorize(_annotation)(cell.to_numpy()), fmt="", annot_kws={"fontsize": 6},
-                        linewidths=0.5, linecolor="white")
+            sns.heatmap(
+                np.log10(cell),
+                ax=ax,
+                cmap="rocket_r",
+                vmin=0,
+                vmax=vmax,
+                cbar=i == 0,
+                cbar_ax=cbar_ax,
+                cbar_kws={"label": "log10(final regret / best private)"},
+                annot=np.vectorize(_annotation)(cell.to_numpy()),
+                fmt="",
+                annot_kws={"fontsize": 6},
+                linewidths=0.5,
+                linecolor="white",
+            )
             ax.axhline(len(rank), color="black", lw=1.0)  # private algorithms above, the reference below
             ax.set_title(f"ε = {eps:g}")
             ax.set(xlabel="", ylabel="")
@@ -101,14 +124,17 @@ def heatmap(norm: pd.DataFrame, rank: pd.DataFrame):
                 mark = blended_transform_factory(ax.transAxes, ax.transData)
                 for y, lbl in enumerate(order):
                     ident = style.identity(labels[lbl])
-                    ax.plot(-0.025, y + 0.5, marker=ident.marker, color=ident.colour, ms=4, transform=mark,
-                            clip_on=False)
-        for ax in list(axes.flat)[len(epsilons):]:
+                    ax.plot(
+                        -0.025, y + 0.5, marker=ident.marker, color=ident.colour, ms=4, transform=mark, clip_on=False
+                    )
+        for ax in list(axes.flat)[len(epsilons) :]:
             ax.set_visible(False)
-        fig.suptitle("Final regret at T over the best private algorithm's in each cell; rows by mean rank "
-                     "(1 = best) over all cells", fontsize=8)
-        fig.subplots_adjust(left=0.2, right=0.9, top=1 - 0.45 / height, bottom=0.55 / height, hspace=0.15,
-                            wspace=0.05)
+        fig.suptitle(
+            "Final regret at T over the best private algorithm's in each cell; rows by mean rank "
+            "(1 = best) over all cells",
+            fontsize=8,
+        )
+        fig.subplots_adjust(left=0.2, right=0.9, top=1 - 0.45 / height, bottom=0.55 / height, hspace=0.15, wspace=0.05)
     return fig
 
 

@@ -115,7 +115,7 @@ def load_member(path: str | os.PathLike, cid: str) -> tuple[dict, dict[str, np.n
     if meta is None:
         raise KeyError(f"{path}: holds no runs of configuration {cid}")
     _, arrays = load_npz(path)
-    return meta, {k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)}
+    return meta, {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}
 
 
 def group_arrays(results: list[SimulationResult]) -> tuple[dict, dict[str, np.ndarray]]:
@@ -126,8 +126,11 @@ def group_arrays(results: list[SimulationResult]) -> tuple[dict, dict[str, np.nd
     """
     eps = [np.nan if r.meta["epsilon"] is None else r.meta["epsilon"] for r in results]
     arrays = dict(
-        epsilons=np.array(eps), checkpoints=results[0].checkpoints, regret=np.stack([r.regret for r in results]),
-        pulls=np.stack([r.pulls for r in results]), reward_sum=np.stack([r.reward_sum for r in results]),
+        epsilons=np.array(eps),
+        checkpoints=results[0].checkpoints,
+        regret=np.stack([r.regret for r in results]),
+        pulls=np.stack([r.pulls for r in results]),
+        reward_sum=np.stack([r.reward_sum for r in results]),
     )
     return {"results": [r.meta for r in results]}, arrays
 

@@ -61,8 +61,11 @@ def compare(result: str | Path, lock: str | Path = LOCK) -> list[tuple[str, str,
     versions, locked = recorded(meta), pins(lock)
     if not versions:
         raise ValueError(f"{result}: records no package versions")
-    return [(name, version, " or ".join(sorted(locked[name])), version in locked[name])
-            for name, version in sorted(versions.items()) if name in locked]
+    return [
+        (name, version, " or ".join(sorted(locked[name])), version in locked[name])
+        for name, version in sorted(versions.items())
+        if name in locked
+    ]
 
 
 def main(argv=None) -> int:

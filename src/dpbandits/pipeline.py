@@ -36,8 +36,14 @@ def run_spec(spec: dict, start: int, stop: int) -> tuple[dict, dict, dict]:
         raise ValueError(f"a {spec['kind']} configuration: run it with python -m {ENTRY_POINTS[spec['kind']]}")
     results = [
         simulate(
-            spec["algorithm"], means_for(spec["instance"]), spec["horizon"], eps, stop - start, spec["seed"],
-            checkpoints=default_checkpoints(spec["horizon"], spec["checkpoints"]), first_run=start,
+            spec["algorithm"],
+            means_for(spec["instance"]),
+            spec["horizon"],
+            eps,
+            stop - start,
+            spec["seed"],
+            checkpoints=default_checkpoints(spec["horizon"], spec["checkpoints"]),
+            first_run=start,
             **spec["params"],
         )
         for eps in spec["epsilons"]

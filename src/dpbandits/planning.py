@@ -55,8 +55,10 @@ def _check_top_level(config: dict) -> None:
     for key in ("job_seconds", "cost_warning_hours"):
         if not math.isfinite(config[key]):
             raise catalogue.ConfigError(f"{key}: must be a finite number, got {config[key]!r}")
-    for key, names, extra in [("chunk_runs", config["chunk_runs"], {"default"}),
-                              ("readings.runs", config["readings"]["runs"], set())]:
+    for key, names, extra in [
+        ("chunk_runs", config["chunk_runs"], {"default"}),
+        ("readings.runs", config["readings"]["runs"], set()),
+    ]:
         for name in names:
             if name not in registry.ALGORITHMS and name not in extra:
                 allowed = sorted(extra | set(registry.ALGORITHMS))

@@ -31,18 +31,33 @@ def curve_table(fig: Figure, results: dict[str, dict]) -> pd.DataFrame:
             sd = reg.std(axis=0, ddof=1) if n > 1 else np.zeros(reg.shape[1])
             sd_step = np.diff(reg, axis=1, prepend=0.0).std(axis=0, ddof=1) if n > 1 else np.zeros(reg.shape[1])
             meta = res.meta
-            bound = bound_for(curve.algorithm, meta["means"], res.checkpoints, meta["epsilon"], meta["params"],
-                              meta["horizon"])
-            rows.append(pd.DataFrame({
-                "paper": fig.paper, "figure": fig.name, "panel": p_idx, "panel_title": panel.title,
-                "instance": instance_label(panel.instance), "curve": curve.label,
-                "algorithm": curve.algorithm, "variant": curve.variant,
-                "epsilon": np.nan if curve.epsilon is None else curve.epsilon,
-                "t": res.checkpoints, "mean": reg.mean(axis=0), "sem": sd / np.sqrt(n), "std": sd,
-                "sem_step": sd_step / np.sqrt(n),
-                "min": reg.min(axis=0), "max": reg.max(axis=0), "runs": n,
-                "bound": np.nan if bound is None else bound,
-            }))
+            bound = bound_for(
+                curve.algorithm, meta["means"], res.checkpoints, meta["epsilon"], meta["params"], meta["horizon"]
+            )
+            rows.append(
+                pd.DataFrame(
+                    {
+                        "paper": fig.paper,
+                        "figure": fig.name,
+                        "panel": p_idx,
+                        "panel_title": panel.title,
+                        "instance": instance_label(panel.instance),
+                        "curve": curve.label,
+                        "algorithm": curve.algorithm,
+                        "variant": curve.variant,
+                        "epsilon": np.nan if curve.epsilon is None else curve.epsilon,
+                        "t": res.checkpoints,
+                        "mean": reg.mean(axis=0),
+                        "sem": sd / np.sqrt(n),
+                        "std": sd,
+                        "sem_step": sd_step / np.sqrt(n),
+                        "min": reg.min(axis=0),
+                        "max": reg.max(axis=0),
+                        "runs": n,
+                        "bound": np.nan if bound is None else bound,
+                    }
+                )
+            )
     return pd.concat(rows, ignore_index=True)
 
 
@@ -54,14 +69,22 @@ def run_table(fig: Figure, results: dict[str, dict]) -> pd.DataFrame:
             res = results[curve.cid][curve.epsilon]
             real = res.realised_regret
             for j in range(min(fig.runs, res.regret.shape[0])):
-                rows.append({
-                    "paper": fig.paper, "figure": fig.name, "panel": p_idx, "curve": curve.label,
-                    "algorithm": curve.algorithm, "variant": curve.variant,
-                    "epsilon": np.nan if curve.epsilon is None else curve.epsilon,
-                    "run": res.meta["run_ids"][j], "horizon": int(res.checkpoints[-1]),
-                    "final_regret": res.regret[j, -1], "final_realised_regret": real[j],
-                    "pulls": " ".join(map(str, res.pulls[j])),
-                })
+                rows.append(
+                    {
+                        "paper": fig.paper,
+                        "figure": fig.name,
+                        "panel": p_idx,
+                        "curve": curve.label,
+                        "algorithm": curve.algorithm,
+                        "variant": curve.variant,
+                        "epsilon": np.nan if curve.epsilon is None else curve.epsilon,
+                        "run": res.meta["run_ids"][j],
+                        "horizon": int(res.checkpoints[-1]),
+                        "final_regret": res.regret[j, -1],
+                        "final_realised_regret": real[j],
+                        "pulls": " ".join(map(str, res.pulls[j])),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -102,7 +125,7 @@ def _panels(fig: Figure):
     rows, cols = _grid(len(fig.panels))
     width = style.ONE_COLUMN if cols == 1 else style.TWO_COLUMN
     mfig, axes = plt.subplots(rows, cols, figsize=(width, 2.4 * rows), squeeze=False)
-    for ax in list(axes.flat)[len(fig.panels):]:
+    for ax in list(axes.flat)[len(fig.panels) :]:
         ax.set_visible(False)
     return mfig, axes, cols
 
@@ -130,8 +153,9 @@ def _layout(mfig, handles: list, text: str, cols: int) -> None:
     renderer = mfig.canvas.get_renderer()
     width, height = mfig.get_size_inches()
     for ncol in range(len(handles), 0, -1):  # the widest legend that fits
-        legend = mfig.legend(handles=handles, loc="upper center", ncol=ncol, frameon=False, handlelength=2.6,
-                             columnspacing=1.2)
+        legend = mfig.legend(
+            handles=handles, loc="upper center", ncol=ncol, frameon=False, handlelength=2.6, columnspacing=1.2
+        )
         if ncol == 1 or legend.get_window_extent(renderer).width / mfig.dpi <= width - 0.1:
             break
         legend.remove()
@@ -146,8 +170,14 @@ def _layout(mfig, handles: list, text: str, cols: int) -> None:
     bottom = legend_h + caption_h + xlabel
     panel_w = (width - left - right - (cols - 1) * hgap) / cols
     panel_h = (height - bottom - top - (rows - 1) * vgap) / rows
-    mfig.subplots_adjust(left=left / width, right=1 - right / width, bottom=bottom / height, top=1 - top / height,
-                         wspace=hgap / panel_w, hspace=vgap / panel_h)
+    mfig.subplots_adjust(
+        left=left / width,
+        right=1 - right / width,
+        bottom=bottom / height,
+        top=1 - top / height,
+        wspace=hgap / panel_w,
+        hspace=vgap / panel_h,
+    )
     legend.set_bbox_to_anchor((0.5, (legend_h + caption_h) / height), transform=mfig.transFigure)
     mfig.text(0.01, 0.01, "\n".join(lines), fontsize=fontsize, va="bottom", color="#333333")
 
@@ -175,8 +205,15 @@ def regret_figure(fig: Figure, table: pd.DataFrame):
             for _, df in sub.groupby("curve", sort=False):
                 ident = style.identity(df["algorithm"].iloc[0])
                 t, m = df["t"].to_numpy(), df["mean"].to_numpy()
-                ax.plot(t, m, ls=styles[df["style_key"].iloc[0]], color=ident.colour, marker=ident.marker,
-                        markevery=0.12, markersize=3)
+                ax.plot(
+                    t,
+                    m,
+                    ls=styles[df["style_key"].iloc[0]],
+                    color=ident.colour,
+                    marker=ident.marker,
+                    markevery=0.12,
+                    markersize=3,
+                )
                 if band != "none":
                     lo, hi = (df["min"], df["max"]) if band == "minmax" else (m - df[band], m + df[band])
                     ax.fill_between(t, lo, hi, color=ident.colour, alpha=0.15, lw=0)
@@ -211,12 +248,25 @@ def success_table(fig: Figure, success: dict[str, np.ndarray]) -> pd.DataFrame:
             for x, s in zip(curve.x, success[curve.cid][:, : fig.runs], strict=True):
                 lo, hi = wilson_interval(int(s.sum()), s.size)
                 eps = x if panel.x == "epsilon" and curve.epsilon is None else curve.epsilon
-                rows.append({
-                    "paper": fig.paper, "figure": fig.name, "panel": p_idx, "panel_title": panel.title,
-                    "x_name": panel.x, "x": x, "curve": curve.label, "algorithm": curve.algorithm,
-                    "variant": curve.variant, "epsilon": np.nan if eps is None else eps,
-                    "successes": int(s.sum()), "trials": s.size, "rate": s.mean(), "lo": lo, "hi": hi,
-                })
+                rows.append(
+                    {
+                        "paper": fig.paper,
+                        "figure": fig.name,
+                        "panel": p_idx,
+                        "panel_title": panel.title,
+                        "x_name": panel.x,
+                        "x": x,
+                        "curve": curve.label,
+                        "algorithm": curve.algorithm,
+                        "variant": curve.variant,
+                        "epsilon": np.nan if eps is None else eps,
+                        "successes": int(s.sum()),
+                        "trials": s.size,
+                        "rate": s.mean(),
+                        "lo": lo,
+                        "hi": hi,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -227,8 +277,10 @@ def recommendation_table(fig: Figure, recommended: dict[str, np.ndarray]) -> pd.
         for curve in panel.curves:
             for x, rec in zip(curve.x, recommended[curve.cid][:, : fig.runs], strict=True):
                 arms, counts = np.unique(rec, return_counts=True)
-                rows.extend({"figure": fig.name, "panel": p_idx, "curve": curve.label, "x": x,
-                             "arm": int(a), "count": int(c)} for a, c in zip(arms, counts, strict=True))
+                rows.extend(
+                    {"figure": fig.name, "panel": p_idx, "curve": curve.label, "x": x, "arm": int(a), "count": int(c)}
+                    for a, c in zip(arms, counts, strict=True)
+                )
     return pd.DataFrame(rows)
 
 
@@ -244,15 +296,25 @@ def success_figure(fig: Figure, table: pd.DataFrame):
                 df = df.sort_values("x")
                 ident = style.identity(df["algorithm"].iloc[0])
                 err = np.vstack([df["rate"] - df["lo"], df["hi"] - df["rate"]])
-                ax.errorbar(df["x"], df["rate"], yerr=err, marker=ident.marker, ls=styles[df["style_key"].iloc[0]],
-                            capsize=1.5, color=ident.colour, elinewidth=0.7)
+                ax.errorbar(
+                    df["x"],
+                    df["rate"],
+                    yerr=err,
+                    marker=ident.marker,
+                    ls=styles[df["style_key"].iloc[0]],
+                    capsize=1.5,
+                    color=ident.colour,
+                    elinewidth=0.7,
+                )
             ax.set_xscale(panel.xscale)
             ax.set_ylim(-0.02, 1.02)
             ax.set_title(panel.title)
             ax.set_xlabel({"budget": "budget T", "epsilon": "ε", "ratio": "ratio r"}[panel.x])
         _label_axes(axes, cols, len(fig.panels), None, "success rate")
         handles = _legend_handles(dict.fromkeys(table["algorithm"]), styles, False)
-        text = (f"{_scaled_note(fig)}{fig.spec.get('caption', fig.name)} Success rate over {fig.runs} trials; "
-                f"bars: 95% Wilson intervals. Settings: {describe(fig)}.")
+        text = (
+            f"{_scaled_note(fig)}{fig.spec.get('caption', fig.name)} Success rate over {fig.runs} trials; "
+            f"bars: 95% Wilson intervals. Settings: {describe(fig)}."
+        )
         _layout(mfig, handles, text, cols)
     return mfig

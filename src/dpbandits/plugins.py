@@ -114,8 +114,12 @@ def load_plugins(specs: Iterable[str] = (), export: bool = False) -> list[str]:
     specs = list(specs)
     for ep in entry_points(group=GROUP):
         label = f"entry point {ep.name!r} ({ep.value})"
-        _load(label, f"entry point {ep.name}={ep.value}", functools.partial(_attribute, label, ep.module, ep.attr),
-              ep.module)
+        _load(
+            label,
+            f"entry point {ep.name}={ep.value}",
+            functools.partial(_attribute, label, ep.module, ep.attr),
+            ep.module,
+        )
     for spec in filter(None, (s.strip() for s in os.environ.get(ENV, "").split(";"))):
         load_spec(spec)
     names = [load_spec(spec) for spec in specs]
@@ -189,13 +193,16 @@ def _load(label: str, origin: str, get: Callable, module: str) -> str:
     alg = replace(alg, module=module)
     existing = registry.ALGORITHMS.get(alg.name)
     if existing is not None and alg.name not in PLUGINS:
-        raise PluginError(f"plugin {label}: name {alg.name!r} clashes with the built-in algorithm {alg.name!r}; "
-                          "rename the plugin")
+        raise PluginError(
+            f"plugin {label}: name {alg.name!r} clashes with the built-in algorithm {alg.name!r}; rename the plugin"
+        )
     digest = _digest(sys.modules.get(module))
     if existing is not None and existing.run is not alg.run and (digest is None or digest != _DIGESTS.get(alg.name)):
-        raise PluginError(f"plugin {label}: name {alg.name!r} clashes with plugin {PLUGINS[alg.name]}, whose "
-                          "source differs; load one of them only (pip uninstall the package, or drop it from "
-                          f"{ENV} and the config's plugins), or rename one")
+        raise PluginError(
+            f"plugin {label}: name {alg.name!r} clashes with plugin {PLUGINS[alg.name]}, whose "
+            "source differs; load one of them only (pip uninstall the package, or drop it from "
+            f"{ENV} and the config's plugins), or rename one"
+        )
     if existing is None:
         registry.register(alg)
         PLUGINS[alg.name] = label
@@ -231,8 +238,9 @@ def check(obj, label: str) -> Algorithm:
     reserved = _reserved(obj.kind)
     for key in obj.params:
         if key in reserved:
-            raise PluginError(f"plugin {label}: parameter {key!r} clashes with an argument of the simulator "
-                              f"({sorted(reserved)})")
+            raise PluginError(
+                f"plugin {label}: parameter {key!r} clashes with an argument of the simulator ({sorted(reserved)})"
+            )
     try:
         obj.reference_class()
     except ValueError as err:

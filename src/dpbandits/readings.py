@@ -164,8 +164,9 @@ def all_readings(config: dict) -> dict[str, Reading]:
     out: dict[str, Reading] = {}
     for paper in config["readings"]["papers"]:
         if paper not in config["papers"]:
-            raise ConfigError(f"readings.papers.{paper}: not a paper of the catalogue; "
-                              f"papers: {sorted(config['papers'])}")
+            raise ConfigError(
+                f"readings.papers.{paper}: not a paper of the catalogue; papers: {sorted(config['papers'])}"
+            )
         for r in paper_readings(config, paper):
             prev = out.get(r.slug)
             out[r.slug] = replace(r, papers=(prev.papers if prev else ()) + (paper,))
@@ -190,8 +191,13 @@ def manifest(reading: Reading, figures: dict, sims: dict) -> dict:
                     if reading.algorithm_params(curve.algorithm) or reading.instance:
                         n = min(sims[curve.cid].runs, fig.runs)
                         runs[curve.algorithm] = min(runs.get(curve.algorithm, n), n)
-    return {"reading": reading.name, "params": reading.params, "instance": reading.instance,
-            "papers": list(reading.papers), "runs": runs}
+    return {
+        "reading": reading.name,
+        "params": reading.params,
+        "instance": reading.instance,
+        "papers": list(reading.papers),
+        "runs": runs,
+    }
 
 
 def expand_readings(config: dict, sims: dict) -> dict[str, tuple[Reading, dict]]:

@@ -44,8 +44,9 @@ class Param:
         if self.readings is not None:
             values = list(self.readings)
             if len(values) < 2 or values[0] != self.default:
-                raise ValueError(f"Param readings must list >= 2 values, the default {self.default!r} first; "
-                                 f"got {values}")
+                raise ValueError(
+                    f"Param readings must list >= 2 values, the default {self.default!r} first; got {values}"
+                )
             for value in values:
                 self.check("<readings>", "value", value)
 
@@ -59,9 +60,7 @@ class Param:
         if self.choices is not None:
             # a boolean matches only a boolean choice (True == 1 in Python)
             if not any(value == c and isinstance(value, bool) == isinstance(c, bool) for c in self.choices):
-                raise ValueError(
-                    f"{algorithm}: parameter {name}={brief(value)} is not one of {list(self.choices)}"
-                )
+                raise ValueError(f"{algorithm}: parameter {name}={brief(value)} is not one of {list(self.choices)}")
             return value
         if isinstance(self.default, bool):
             if not isinstance(value, bool):
@@ -301,9 +300,7 @@ class Algorithm:
         """Fill defaults and validate ``params``; unknown names raise ``ValueError``."""
         unknown = sorted(set(params) - set(self.params))
         if unknown:
-            raise ValueError(
-                f"{self.name}: unknown parameter(s) {unknown}; allowed: {sorted(self.params)}"
-            )
+            raise ValueError(f"{self.name}: unknown parameter(s) {unknown}; allowed: {sorted(self.params)}")
         out = {}
         for key, spec in self.params.items():
             out[key] = spec.check(self.name, key, params.get(key, spec.default))

@@ -16,8 +16,10 @@ def scale_note(scale: dict | None) -> str:
     if not scale:
         return ""
     caps = ", ".join(f"{k} = {v}" for k, v in scale.items())
-    return (f"**Scaled-down run ({caps}): a quick check that the pipeline works. Horizons and run counts are far "
-            "below the papers', so the verdicts and figures here say nothing about the papers' claims.**")
+    return (
+        f"**Scaled-down run ({caps}): a quick check that the pipeline works. Horizons and run counts are far "
+        "below the papers', so the verdicts and figures here say nothing about the papers' claims.**"
+    )
 
 
 def scale_banner(settings: dict):
@@ -59,8 +61,10 @@ def study_summary(settings: dict, then: str = ""):
         what += f" ({len(names) - len(added)} of the papers, plus the plugin{plural} {', '.join(added)})"
     instances = {i for row in settings["figures"] for i in row["instances"].split("; ")}
     eps = sorted({e for row in settings["figures"] for e in row["epsilons"]})
-    return Markdown(f"{what} on {len(instances)} instances, ε ∈ {{{', '.join(f'{e:g}' for e in eps)}}}, one "
-                    f"package and one root seed: {then}".rstrip())
+    return Markdown(
+        f"{what} on {len(instances)} instances, ε ∈ {{{', '.join(f'{e:g}' for e in eps)}}}, one "
+        f"package and one root seed: {then}".rstrip()
+    )
 
 
 def settings_table(settings: dict) -> pd.DataFrame:
@@ -73,10 +77,16 @@ def settings_table(settings: dict) -> pd.DataFrame:
         alg = registry.ALGORITHMS[name]
         for key, spec in alg.params.items():
             tag = ", ".join(t for t in ("[RECON]", "[CHOICE]") if t in spec.doc)
-            rows.append({
-                "algorithm": alg.label, "parameter": key, "value": used[key], "default": spec.default,
-                "tag": tag, "meaning": spec.doc,
-            })
+            rows.append(
+                {
+                    "algorithm": alg.label,
+                    "parameter": key,
+                    "value": used[key],
+                    "default": spec.default,
+                    "tag": tag,
+                    "meaning": spec.doc,
+                }
+            )
     return pd.DataFrame(rows).style.hide(axis="index")
 
 
@@ -101,13 +111,20 @@ def verdict_summary(results: str | Path, paper: str, width: int = 110) -> pd.io.
 
     df = ledger.verdicts(results, paper)
     short = df["statement"].map(lambda s: s if len(s) <= width else s[: width - 1].rstrip() + "…")
-    out = pd.DataFrame({"claim": df["claim_id"], "verdict": df["verdict"], "robustness": df["robustness"],
-                        "what is checked": short})
-    return (out.style.hide(axis="index")
-            .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, 'white')}", subset=["verdict"])
-            .set_properties(**{"text-align": "left"})
-            .set_table_styles([{"selector": "th", "props": "text-align: left; padding: 1px 6px"},
-                               {"selector": "td", "props": "padding: 1px 6px; font-size: 0.95em"}]))
+    out = pd.DataFrame(
+        {"claim": df["claim_id"], "verdict": df["verdict"], "robustness": df["robustness"], "what is checked": short}
+    )
+    return (
+        out.style.hide(axis="index")
+        .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, 'white')}", subset=["verdict"])
+        .set_properties(**{"text-align": "left"})
+        .set_table_styles(
+            [
+                {"selector": "th", "props": "text-align: left; padding: 1px 6px"},
+                {"selector": "td", "props": "padding: 1px 6px; font-size: 0.95em"},
+            ]
+        )
+    )
 
 
 def show_figures(results: str | Path, paper: str, figures, px_per_inch: int = 120):
@@ -123,8 +140,10 @@ def show_figures(results: str | Path, paper: str, figures, px_per_inch: int = 12
         with Image.open(path) as img:
             width = img.width / img.info.get("dpi", (100, 100))[0] * px_per_inch
         data = base64.b64encode(path.read_bytes()).decode()
-        items.append(f'<img src="data:image/png;base64,{data}" alt="{paper} {name}" '
-                     f'style="width:{width:.0f}px;max-width:100%;margin:0 8px 8px 0">')
+        items.append(
+            f'<img src="data:image/png;base64,{data}" alt="{paper} {name}" '
+            f'style="width:{width:.0f}px;max-width:100%;margin:0 8px 8px 0">'
+        )
     return HTML('<div style="display:flex;flex-wrap:wrap;align-items:flex-start">' + "".join(items) + "</div>")
 
 

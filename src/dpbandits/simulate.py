@@ -59,8 +59,12 @@ def announce_cost(alg, pulls: int) -> float:
     logged as a warning when above ``COST_WARNING_S``, so a horizon typo is caught before the wait."""
     seconds = alg.cost_ns * 1e-9 * pulls
     if seconds > COST_WARNING_S:
-        log.warning("dpbandits: %s is estimated to take about %.3g core-hours (%.3g pulls); interrupt if unintended",
-                    alg.name, seconds / 3600, pulls)
+        log.warning(
+            "dpbandits: %s is estimated to take about %.3g core-hours (%.3g pulls); interrupt if unintended",
+            alg.name,
+            seconds / 3600,
+            pulls,
+        )
     return seconds
 
 

@@ -101,8 +101,11 @@ def _bindings(package: str, name: str) -> list[tuple[str, str | None]]:
     for node in body:
         if isinstance(node, ast.Import | ast.ImportFrom):
             for alias in node.names:
-                one = ast.ImportFrom(node.module, [alias], node.level) if isinstance(node, ast.ImportFrom) \
+                one = (
+                    ast.ImportFrom(node.module, [alias], node.level)
+                    if isinstance(node, ast.ImportFrom)
                     else ast.Import([alias])
+                )
                 imported.setdefault(alias.asname or alias.name.split(".")[0], []).extend(_imports(package, [one]))
     out, done, todo = [], set(), [name]
     while todo:

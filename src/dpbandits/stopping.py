@@ -56,8 +56,7 @@ def svt_accuracy(k: int, beta: float, sensitivity: float, epsilon: float) -> flo
     return 2.0 * svt_scales(sensitivity, epsilon)[0] * (math.log(k) + math.log(2.0 / beta))
 
 
-def sparse_vector(queries, threshold: float, sensitivity: float, epsilon: float,
-                  rng: np.random.Generator) -> int:
+def sparse_vector(queries, threshold: float, sensitivity: float, epsilon: float, rng: np.random.Generator) -> int:
     """Index of the first query answered "above threshold" by the SVT, or -1 if none is.
 
     Parameters
@@ -120,8 +119,16 @@ def nas(stream, alpha: float, beta: float, R: float, *, width: str = "2R", max_s
     return math.nan, -1
 
 
-def dp_nas(stream, alpha: float, beta: float, epsilon: float, R: float, rng: np.random.Generator, *,
-           max_samples: int | None = None):
+def dp_nas(
+    stream,
+    alpha: float,
+    beta: float,
+    epsilon: float,
+    R: float,
+    rng: np.random.Generator,
+    *,
+    max_samples: int | None = None,
+):
     """DP-NAS (Sajed & Sheffet 2019 Algorithm 1, thesis Algorithm 7); epsilon-DP (alpha, beta)-stopping rule.
 
     B ~ Lap(sigma1) once; at every t a fresh A_t ~ Lap(sigma2); halt at the first t with
@@ -144,8 +151,16 @@ def dp_nas(stream, alpha: float, beta: float, epsilon: float, R: float, rng: np.
     return math.nan, -1
 
 
-def dp_exp_nas(stream, alpha: float, beta: float, epsilon: float, R: float, rng: np.random.Generator, *,
-               max_samples: int | None = None):
+def dp_exp_nas(
+    stream,
+    alpha: float,
+    beta: float,
+    epsilon: float,
+    R: float,
+    rng: np.random.Generator,
+    *,
+    max_samples: int | None = None,
+):
     """DP exponential NAS (Sajed & Sheffet 2019 Algorithm 2, thesis Algorithm 8): the DP-NAS test at t = 2^k, k >= 1.
 
     At t = 2^k: A_t ~ Lap(sigma2), ``h_t = R sqrt((2/t) ln(16 k^2/beta))``,
@@ -239,7 +254,7 @@ class _Stream:
         if n <= 0:
             return np.empty(0)
         if self._sample is None:
-            x = self._data[self.t:self.t + n]
+            x = self._data[self.t : self.t + n]
         else:
             x = np.asarray(self._sample(n), dtype=np.float64)
             if x.shape != (n,):

@@ -46,9 +46,14 @@ papermill.execute_notebook(
 nb = nbformat.read(out.ipynb, as_version=4)
 nb.cells.append(nbformat.v4.new_markdown_cell(f"*Made with {made_with()}.*"))
 nbformat.write(nb, out.ipynb)
-exporter = nbconvert.HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
-                                  template_name="lab", template_file="offline.html.j2",
-                                  extra_template_paths=[str(TEMPLATES)])
+exporter = nbconvert.HTMLExporter(
+    exclude_input=True,
+    exclude_input_prompt=True,
+    exclude_output_prompt=True,
+    template_name="lab",
+    template_file="offline.html.j2",
+    extra_template_paths=[str(TEMPLATES)],
+)
 html, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": params.settings["title"]}})
 Path(out.html).write_text(html, encoding="utf-8")
 logging.getLogger("render_notebook").info("wrote %s and %s", out.ipynb, out.html)

@@ -12,6 +12,13 @@ from .table import RewardTable
 from .trials import BaiResult, run_on_table, simulate_bai, wilson_interval
 
 __all__ = [
-    "PROTOCOL", "BaiResult", "RewardTable", "instance_for", "run_on_table", "section5_instance",
-    "simulate_bai", "two_arm_instance", "wilson_interval",
+    "PROTOCOL",
+    "BaiResult",
+    "RewardTable",
+    "instance_for",
+    "run_on_table",
+    "section5_instance",
+    "simulate_bai",
+    "two_arm_instance",
+    "wilson_interval",
 ]

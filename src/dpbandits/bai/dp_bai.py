@@ -92,8 +92,7 @@ def make_plan(arms, budget, epsilon, params, use_maxdet, mechanism) -> Eliminati
         short = budget < m * widest
     if short:
         raise ValueError(
-            f"budget={budget} is too small for the {params['schedule']} schedule {sizes} "
-            f"(alloc={params['alloc']})"
+            f"budget={budget} is too small for the {params['schedule']} schedule {sizes} (alloc={params['alloc']})"
         )
     designs = None
     if use_maxdet:
@@ -124,35 +123,51 @@ def recommend(plan: EliminationPlan, table, rng: np.random.Generator) -> int:
 #: Reading axes of the lost equations (4)-(8) and of line 6 of Algorithm 1 (docs/reconstructions.md, Chen et al.).
 SCHEDULE_READINGS = {
     "dexp": "Appendix B's surviving table cells 1000, 423, 77 (K = 1000, d = 3) fall doubly exponentially, and "
-            "this schedule reproduces them exactly; then halving, as Appendix B says stage 2 does",
+    "this schedule reproduces them exactly; then halving, as Appendix B says stage 2 does",
     "one_shot": "Appendix B's stage 1 'reduce[s] the number of arms to a predetermined quantity ... as quickly as "
-                "possible': one phase down to ceil(d^2/4) arms, then halving",
+    "possible': one phase down to ceil(d^2/4) arms, then halving",
     "halving": "Section 5: Baseline 'bears similarities with Sequential Halving' as epsilon grows: halve the active "
-               "set from the start",
+    "set from the start",
 }
 ALLOC_READINGS = {
     "ceil": "ceil(T'/(M k_p)) pulls per arm (the reviewers' T'/(M d_p) and T'/(M s_p)) with T' reserving the "
-            "worst-case rounding overhead, so that at most T pulls are made",
+    "worst-case rounding overhead, so that at most T pulls are made",
     "floor": "floor(T/(M k_p)) pulls per arm with T' = T: the budget split without any reserve",
 }
 MAXDET_IF_READINGS = {
     "max_d_d2": "Max-Det branch while more than max(d_p, ceil(d_p^2/4)) arms remain: ceil(d^2/4) is the reconstructed "
-                "stage-1 target of Appendix B, below which a Max-Det estimate (variance ~ d_p^2) stops paying",
+    "stage-1 target of Appendix B, below which a Max-Det estimate (variance ~ d_p^2) stops paying",
     "s_gt_d": "the text keeps only the two pull counts T'/(M d_p) and T'/(M s_p) (ICLR 2024 reviews); the plainest "
-              "test is whether a Max-Det collection saves pulls, s_p > d_p (same as max_d_d2 for d_p <= 4)",
+    "test is whether a Max-Det collection saves pulls, s_p > d_p (same as max_d_d2 for d_p <= 4)",
 }
-SCHEDULE = Param("dexp", SCHEDULES, readings=SCHEDULE_READINGS,
-                 doc="[RECON] phase schedule s_p of the lost eqs. (4)-(8) (dexp reproduces Appendix B's 1000, 423, 77)")
-ALLOC = Param("ceil", ("ceil", "floor"), readings=ALLOC_READINGS,
-              doc="[RECON] n_p = ceil(T'/(M k_p)) with T' reserving the rounding overhead, or floor(T/(M k_p))")
-MAXDET_IF = Param("max_d_d2", BRANCH_RULES, readings=MAXDET_IF_READINGS,
-                  doc="[RECON] line 6 of Algorithm 1: Max-Det branch if s_p > max(d_p, ceil(d_p^2/4)) (max_d_d2) "
-                  "or s_p > d_p (s_gt_d)")
-EXHAUSTIVE = Param(EXHAUSTIVE_LIMIT, low=0, doc="[CHOICE] exhaustive Max-Det search when "
-                   "C(s_p, d_p) <= this, maxvol swaps otherwise")
+SCHEDULE = Param(
+    "dexp",
+    SCHEDULES,
+    readings=SCHEDULE_READINGS,
+    doc="[RECON] phase schedule s_p of the lost eqs. (4)-(8) (dexp reproduces Appendix B's 1000, 423, 77)",
+)
+ALLOC = Param(
+    "ceil",
+    ("ceil", "floor"),
+    readings=ALLOC_READINGS,
+    doc="[RECON] n_p = ceil(T'/(M k_p)) with T' reserving the rounding overhead, or floor(T/(M k_p))",
+)
+MAXDET_IF = Param(
+    "max_d_d2",
+    BRANCH_RULES,
+    readings=MAXDET_IF_READINGS,
+    doc="[RECON] line 6 of Algorithm 1: Max-Det branch if s_p > max(d_p, ceil(d_p^2/4)) (max_d_d2) "
+    "or s_p > d_p (s_gt_d)",
+)
+EXHAUSTIVE = Param(
+    EXHAUSTIVE_LIMIT, low=0, doc="[CHOICE] exhaustive Max-Det search when C(s_p, d_p) <= this, maxvol swaps otherwise"
+)
 RANK_TOL = Param(TOL_RANK, low=0.0, doc="[CHOICE] relative singular-value threshold of the rank in eq. (9)")
-DELTA = Param(1e-5, low=0.0, doc="[CHOICE] delta of the (epsilon, delta) Gaussian mechanism of Algorithm 2 "
-              "(no figure uses DP-BAI-Gauss)")
+DELTA = Param(
+    1e-5,
+    low=0.0,
+    doc="[CHOICE] delta of the (epsilon, delta) Gaussian mechanism of Algorithm 2 (no figure uses DP-BAI-Gauss)",
+)
 
 
 def _algorithm(name, label, use_maxdet, mechanism, params, doc, audit=None):
@@ -161,8 +176,15 @@ def _algorithm(name, label, use_maxdet, mechanism, params, doc, audit=None):
 
     return register(
         Algorithm(
-            name=name, kind="bai", label=label, private=True, run=make_run(plan, recommend),
-            params=params, needs_horizon=True, doc=doc, cost_ns=200,
+            name=name,
+            kind="bai",
+            label=label,
+            private=True,
+            run=make_run(plan, recommend),
+            params=params,
+            needs_horizon=True,
+            doc=doc,
+            cost_ns=200,
             audit=audit or Audit(),
         )
     )
@@ -171,10 +193,28 @@ def _algorithm(name, label, use_maxdet, mechanism, params, doc, audit=None):
 _COMMON = {"schedule": SCHEDULE, "alloc": ALLOC}
 _MAXDET = {"maxdet_if": MAXDET_IF, "maxdet_exhaustive_limit": EXHAUSTIVE, "tol_rank": RANK_TOL}
 
-_algorithm("dp_bai", "DP-BAI", True, "laplace", {**_COMMON, **_MAXDET},
-           "Chen, Karthik, Chee & Tan (2024) Algorithm 1; epsilon-DP.")
-_algorithm("dp_bai_gauss", "DP-BAI-Gauss", True, "gauss", {**_COMMON, **_MAXDET, "delta": DELTA},
-           "Chen et al. (2024) Algorithm 2 (Appendix D); (epsilon, delta)-DP, needs epsilon < 1.",
-           Audit(noise=("normal",), epsilon=0.9))  # the classical Gaussian mechanism: eps < 1
-_algorithm("baseline_bai", "Baseline", False, "laplace", dict(_COMMON),
-           "Chen et al. (2024) Baseline: DP-BAI without Max-Det collections; epsilon-DP.")
+_algorithm(
+    "dp_bai",
+    "DP-BAI",
+    True,
+    "laplace",
+    {**_COMMON, **_MAXDET},
+    "Chen, Karthik, Chee & Tan (2024) Algorithm 1; epsilon-DP.",
+)
+_algorithm(
+    "dp_bai_gauss",
+    "DP-BAI-Gauss",
+    True,
+    "gauss",
+    {**_COMMON, **_MAXDET, "delta": DELTA},
+    "Chen et al. (2024) Algorithm 2 (Appendix D); (epsilon, delta)-DP, needs epsilon < 1.",
+    Audit(noise=("normal",), epsilon=0.9),
+)  # the classical Gaussian mechanism: eps < 1
+_algorithm(
+    "baseline_bai",
+    "Baseline",
+    False,
+    "laplace",
+    dict(_COMMON),
+    "Chen et al. (2024) Baseline: DP-BAI without Max-Det collections; epsilon-DP.",
+)

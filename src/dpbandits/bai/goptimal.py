@@ -49,6 +49,7 @@ def caratheodory(x: np.ndarray, pi: np.ndarray) -> np.ndarray:
         pi[supp] = np.maximum(pi[supp] - ratios[i] * z, 0.0)
         pi[supp[pos[i]]] = 0.0
 
+
 def g_optimal(
     x: np.ndarray, tol: float = TOL, max_iter: int = MAX_ITER, prune: float = PRUNE, solver: str = "fw_away"
 ) -> np.ndarray:

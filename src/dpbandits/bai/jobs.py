@@ -39,16 +39,27 @@ def run_bai_chunk(spec: dict, start: int, stop: int) -> tuple[dict, dict, dict]:
     for instance, budget, eps in sweep_points(spec):
         arms, theta, reward = instance_for(instance)
         res = simulate_bai(
-            spec["algorithm"], arms, theta, budget, eps, stop - start, spec["seed"],
-            first_run=start, **reward, **spec["params"],
+            spec["algorithm"],
+            arms,
+            theta,
+            budget,
+            eps,
+            stop - start,
+            spec["seed"],
+            first_run=start,
+            **reward,
+            **spec["params"],
         )
         recommended.append(res.recommended)
         success.append(res.success)
         metas.append(res.meta)
     meta = {**metas[0], "sweep": spec["sweep"], "points": [m.get("config_key") for m in metas]}
     success = np.array(success)
-    arrays = {"x": np.asarray(spec["sweep"]["values"], dtype=float), "recommended": np.array(recommended),
-              "success": success}
+    arrays = {
+        "x": np.asarray(spec["sweep"]["values"], dtype=float),
+        "recommended": np.array(recommended),
+        "success": success,
+    }
     return meta, arrays, {"trials": int(success.size), "successes": int(success.sum())}
 
 

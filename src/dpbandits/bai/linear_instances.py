@@ -83,15 +83,25 @@ FIG2_ALGORITHMS = ("dp_bai", "dp_od")
 
 PROTOCOL = {
     "fig1": {
-        "instance": {"name": "section5", "k": 30, "omega_low": 0.0, "omega_high": 0.8,
-                     "seed": INSTANCE_SEED, "reward": "uniform"},
+        "instance": {
+            "name": "section5",
+            "k": 30,
+            "omega_low": 0.0,
+            "omega_high": 0.8,
+            "seed": INSTANCE_SEED,
+            "reward": "uniform",
+        },
         "algorithms": FIG1_ALGORITHMS,
         "trials": 1000,
         "metric": "success rate: fraction of trials whose recommended arm is arm 1 (index 0)",
         "panels": {
             "a": {"x": "budget", "budget": [500, *range(1000, 10001, 1000)], "epsilon": 0.1},
-            "b": {"x": "epsilon", "epsilon": [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 100],
-                  "budget": 2000, "xscale": "log"},
+            "b": {
+                "x": "epsilon",
+                "epsilon": [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 100],
+                "budget": 2000,
+                "xscale": "log",
+            },
         },
         "optional_panels": {
             "c": {"x": "budget", "budget": [500, *range(1000, 10001, 1000)], "epsilon": 1.0},
@@ -114,13 +124,13 @@ PROTOCOL = {
     },
     "provenance": {
         "fig1.instance": "[CHOICE] d=2, K=30, theta, a_1..a_3, omega interval and instance seed reconstructed; "
-                         "three hand-set arms plus K-3 random ones [PAPER] (Section 5)",
+        "three hand-set arms plus K-3 random ones [PAPER] (Section 5)",
         "fig1.instance.reward": "[CHOICE] U[0, 2 mu_i]; 'the uniform distribution supported on [.]' [PAPER] "
-                                "(Section 5)",
+        "(Section 5)",
         "fig1.algorithms": "[PAPER] (Section 5)",
         "fig1.trials": "[RECON] number lost; 1000 as Appendix E.2 states for Fig. 2",
         "fig1.panels": "[CHOICE] vs budget at epsilon=0.1 and vs epsilon at budget=2000 "
-                       "(grids lost; 'Figure 1 for varying T and epsilon values respectively' [PAPER], Section 5)",
+        "(grids lost; 'Figure 1 for varying T and epsilon values respectively' [PAPER], Section 5)",
         "fig1.optional_panels": "[CHOICE] extra panel vs budget at epsilon=1",
         "fig2.instance": "[CHOICE] a_1=(r,0) best, a_2=(0,1), means (0.5, 0.45) (Appendix E.2's values lost)",
         "fig2.instance.reward": "[CHOICE] U[0, 2 mu_i]",
@@ -137,30 +147,50 @@ PROTOCOL = {
 #: panel instance of that name (``dpbandits.readings``).
 INSTANCE_AXES: dict[str, dict[str, Param]] = {
     "section5": {
-        "seed": Param(INSTANCE_SEED, low=-1, readings={
-            INSTANCE_SEED: "this project's single draw of the omega_i, fixed for every algorithm and trial; Section 5 "
-                           "says only that omega_i 'is randomly generated from a uniform distribution'",
-            1: "another draw from the same law: with the paper's omega_i lost, any draw is as plausible as the "
-               "default one",
-        }, doc="[CHOICE] seed of the one-off draw of omega_4 .. omega_K"),
-        "k": Param(30, low=3, readings={
-            30: "the reconstruction's K = 30 (low confidence); Section 5 keeps only 'a_i for all i in {4, ..., K}'",
-            10: "a smaller K, as consistent with Section 5's surviving text: Baseline spreads its budget over fewer "
-                "arms",
-            100: "a larger K, as consistent with Section 5's surviving text (d much smaller than K, as in Appendix "
-                 "B's example with K = 1000)",
-        }, doc="[CHOICE] number of arms K of the Section 5 instance (lost)"),
-        "omega_high": Param(0.8, low=0.0, readings={
-            0.8: "U[0, 0.8] is close to the widest interval from 0 (omega < 0.81) that keeps every random arm "
-                 "below arms 2 and 3 (mu_i <= 0.445 < 0.45), as 'arms 2 and 3 exhibit the smallest gaps' "
-                 "(Section 5) requires",
-            0.5: "a narrower interval, as consistent with Section 5's text: the random arms' gaps are then >= 0.2",
-        }, doc="[CHOICE] upper end of the interval of the omega_i (lost)"),
+        "seed": Param(
+            INSTANCE_SEED,
+            low=-1,
+            readings={
+                INSTANCE_SEED: "this project's single draw of the omega_i, fixed for every algorithm and trial; "
+                "Section 5 says only that omega_i 'is randomly generated from a uniform distribution'",
+                1: "another draw from the same law: with the paper's omega_i lost, any draw is as plausible as the "
+                "default one",
+            },
+            doc="[CHOICE] seed of the one-off draw of omega_4 .. omega_K",
+        ),
+        "k": Param(
+            30,
+            low=3,
+            readings={
+                30: "the reconstruction's K = 30 (low confidence); Section 5 keeps only 'a_i for all i in {4, ..., K}'",
+                10: "a smaller K, as consistent with Section 5's surviving text: Baseline spreads its budget over "
+                "fewer arms",
+                100: "a larger K, as consistent with Section 5's surviving text (d much smaller than K, as in Appendix "
+                "B's example with K = 1000)",
+            },
+            doc="[CHOICE] number of arms K of the Section 5 instance (lost)",
+        ),
+        "omega_high": Param(
+            0.8,
+            low=0.0,
+            readings={
+                0.8: "U[0, 0.8] is close to the widest interval from 0 (omega < 0.81) that keeps every random arm "
+                "below arms 2 and 3 (mu_i <= 0.445 < 0.45), as 'arms 2 and 3 exhibit the smallest gaps' "
+                "(Section 5) requires",
+                0.5: "a narrower interval, as consistent with Section 5's text: the random arms' gaps are then >= 0.2",
+            },
+            doc="[CHOICE] upper end of the interval of the omega_i (lost)",
+        ),
     },
     "two_arm": {
-        "mu2": Param(0.45, low=0.0, readings={
-            0.45: "gap 0.05, the smallest gap of the Section 5 instance; Appendix E.2's theta and gap are lost",
-            0.4: "gap 0.1, as consistent with Appendix E.2's surviving text (theta fixed, only the ratio varies)",
-        }, doc="[CHOICE] mean of the second arm of the Appendix E.2 instance (lost); mu1 = 0.5"),
+        "mu2": Param(
+            0.45,
+            low=0.0,
+            readings={
+                0.45: "gap 0.05, the smallest gap of the Section 5 instance; Appendix E.2's theta and gap are lost",
+                0.4: "gap 0.1, as consistent with Appendix E.2's surviving text (theta fixed, only the ratio varies)",
+            },
+            doc="[CHOICE] mean of the second arm of the Appendix E.2 instance (lost); mu1 = 0.5",
+        ),
     },
 }

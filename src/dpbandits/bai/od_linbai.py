@@ -113,19 +113,22 @@ def recommend(plan: ODPlan, table, rng: np.random.Generator) -> int:
 #: and DP-OD's lost noise parameter L (Appendix E.1).
 G_DESIGN_READINGS = {
     "fw_away": "Frank-Wolfe with away steps (Wolfe-Atwood, as in Todd & Yildirim's MVEE solver) drives weight "
-               "off rows outside the optimal support, giving a sparse design",
+    "off rows outside the optimal support, giving a sparse design",
     "fw": "plain Fedorov-Wynn / Frank-Wolfe, the textbook G-optimal design solver, keeps small weights on "
-          "non-support rows, which ceil(pi(a) m) turns into pulls",
+    "non-support rows, which ceil(pi(a) m) turns into pulls",
 }
 DPOD_L1_READINGS = {
     "phase": "the l1-sensitivity of u_r to one reward: max l1 norm over the phase's active arms in the "
-             "coordinates where the noise is added (Appendix E.1 adds Lap noise with parameter L to u_r)",
+    "coordinates where the noise is added (Appendix E.1 adds Lap noise with parameter L to u_r)",
     "global": "one L for the whole run: max l1 norm over all arms in the original coordinates",
 }
 _PARAMS = {
-    "g_design": Param("fw_away", SOLVERS, readings=G_DESIGN_READINGS,
-                      doc="[CHOICE] Frank-Wolfe (Fedorov-Wynn) with away steps (fw_away) or plain (fw) for the "
-                      "G-optimal design"),
+    "g_design": Param(
+        "fw_away",
+        SOLVERS,
+        readings=G_DESIGN_READINGS,
+        doc="[CHOICE] Frank-Wolfe (Fedorov-Wynn) with away steps (fw_away) or plain (fw) for the G-optimal design",
+    ),
     "g_tol": Param(TOL, low=0.0, doc="[CHOICE] stop once g(pi) <= d (1 + g_tol)"),
     "g_prune": Param(PRUNE, low=0.0, doc="[CHOICE] drop design weights below this"),
     "tol_rank": Param(TOL_RANK, low=0.0, doc="[CHOICE] relative singular-value threshold of the rank"),
@@ -138,16 +141,33 @@ def _algorithm(name, label, private, params, doc):
 
     return register(
         Algorithm(
-            name=name, kind="bai", label=label, private=private, run=make_run(plan, recommend),
-            params=params, needs_horizon=True, doc=doc, cost_ns=200,
+            name=name,
+            kind="bai",
+            label=label,
+            private=private,
+            run=make_run(plan, recommend),
+            params=params,
+            needs_horizon=True,
+            doc=doc,
+            cost_ns=200,
         )
     )
 
 
-_algorithm("od_linbai", "OD-LinBAI", False, dict(_PARAMS),
-           "Yang & Tan (2022) OD-LinBAI; non-private upper reference.")
-_algorithm("dp_od", "DP-OD", True,
-           {**_PARAMS, "dpod_l1": Param("phase", ("phase", "global"), readings=DPOD_L1_READINGS,
-                                        doc="[RECON] L_r = max l1 norm over the active arms in working "
-                                        "coordinates (phase) or over all arms in original coordinates (global)")},
-           "Chen et al. (2024) Appendix E.1 DP-OD: OD-LinBAI with Laplace noise on u_r; epsilon-DP.")
+_algorithm("od_linbai", "OD-LinBAI", False, dict(_PARAMS), "Yang & Tan (2022) OD-LinBAI; non-private upper reference.")
+_algorithm(
+    "dp_od",
+    "DP-OD",
+    True,
+    {
+        **_PARAMS,
+        "dpod_l1": Param(
+            "phase",
+            ("phase", "global"),
+            readings=DPOD_L1_READINGS,
+            doc="[RECON] L_r = max l1 norm over the active arms in working "
+            "coordinates (phase) or over all arms in original coordinates (global)",
+        ),
+    },
+    "Chen et al. (2024) Appendix E.1 DP-OD: OD-LinBAI with Laplace noise on u_r; epsilon-DP.",
+)

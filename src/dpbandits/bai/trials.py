@@ -46,8 +46,18 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
 
 
 def simulate_bai(
-    algorithm, arms, theta, budget, epsilon, runs, seed, first_run=0, *, reward="uniform",
-    reward_width=None, **params,
+    algorithm,
+    arms,
+    theta,
+    budget,
+    epsilon,
+    runs,
+    seed,
+    first_run=0,
+    *,
+    reward="uniform",
+    reward_width=None,
+    **params,
 ) -> BaiResult:
     """Simulate runs ``first_run .. first_run + runs - 1`` of a fixed-budget BAI algorithm.
 
@@ -78,21 +88,36 @@ def simulate_bai(
     resolved = alg.resolve(params)
     key = config_key(
         {
-            "algorithm": alg.name, "arms": arms, "theta": theta, "budget": budget, "epsilon": epsilon,
-            "reward": reward, "reward_width": reward_width, "params": resolved,
+            "algorithm": alg.name,
+            "arms": arms,
+            "theta": theta,
+            "budget": budget,
+            "epsilon": epsilon,
+            "reward": reward,
+            "reward_width": reward_width,
+            "params": resolved,
         }
     )
     run_ids = np.arange(first_run, first_run + runs)
     rngs = (run_generator(seed, key, i) for i in run_ids)
-    recommended = alg.run(
-        arms, budget, epsilon, rngs, resolved, lambda rng: UniformTable(lo, hi, budget, rng)
-    )
+    recommended = alg.run(arms, budget, epsilon, rngs, resolved, lambda rng: UniformTable(lo, hi, budget, rng))
     best = int(np.argmax(means))
     meta = {
-        "algorithm": alg.name, "arms": arms.tolist(), "theta": theta.tolist(), "means": means.tolist(),
-        "best_arm": best, "budget": budget, "epsilon": epsilon, "reward": reward,
-        "reward_width": reward_width, "params": resolved, "seed": seed, "config_key": key,
-        "run_ids": run_ids.tolist(), "engine": "fast", "versions": versions(),
+        "algorithm": alg.name,
+        "arms": arms.tolist(),
+        "theta": theta.tolist(),
+        "means": means.tolist(),
+        "best_arm": best,
+        "budget": budget,
+        "epsilon": epsilon,
+        "reward": reward,
+        "reward_width": reward_width,
+        "params": resolved,
+        "seed": seed,
+        "config_key": key,
+        "run_ids": run_ids.tolist(),
+        "engine": "fast",
+        "versions": versions(),
     }
     return BaiResult(recommended, recommended == best, meta)
 

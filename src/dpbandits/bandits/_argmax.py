@@ -39,8 +39,7 @@ def chunk_max(typingctx, c, d, g, o):
     lowest-index maximiser.
     """
     for arr in (c, d):
-        if not (isinstance(arr, types.Array) and arr.dtype == types.float64 and arr.ndim == 1
-                and arr.layout == "C"):
+        if not (isinstance(arr, types.Array) and arr.dtype == types.float64 and arr.ndim == 1 and arr.layout == "C"):
             return None
     sig = types.Tuple((types.float64, types.uint64))(c, d, types.float64, types.uintp)
 
@@ -55,13 +54,15 @@ def chunk_max(typingctx, c, d, g, o):
 
         def splat(x):
             one = builder.insert_element(ir.Constant(vec, ir.Undefined), x, ir.Constant(i32, 0))
-            return builder.shuffle_vector(one, ir.Constant(vec, ir.Undefined),
-                                          ir.Constant(ir.VectorType(i32, CHUNK), [0] * CHUNK))
+            return builder.shuffle_vector(
+                one, ir.Constant(vec, ir.Undefined), ir.Constant(ir.VectorType(i32, CHUNK), [0] * CHUNK)
+            )
 
         fma = cgutils.get_or_insert_function(builder.module, ir.FunctionType(vec, [vec] * 3), "llvm.fma.v8f64")
         v = builder.call(fma, [splat(args[2]), load(signature.args[1], args[1]), load(signature.args[0], args[0])])
-        reduce = cgutils.get_or_insert_function(builder.module, ir.FunctionType(f64, [vec]),
-                                                "llvm.vector.reduce.fmax.v8f64")
+        reduce = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(f64, [vec]), "llvm.vector.reduce.fmax.v8f64"
+        )
         m = builder.call(reduce, [v], fastmath=("nnan",))
         mask = builder.bitcast(builder.fcmp_ordered("==", v, splat(m)), ir.IntType(CHUNK))
         return context.make_tuple(builder, signature.return_type, (m, builder.zext(mask, i64)))
@@ -83,8 +84,9 @@ def fma(typingctx, x, y, z):
     sig = f64(f64, f64, f64)
 
     def codegen(context, builder, signature, args):
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.DoubleType(), [ir.DoubleType()] * 3),
-                                            "llvm.fma.f64")
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.DoubleType(), [ir.DoubleType()] * 3), "llvm.fma.f64"
+        )
         return builder.call(fn, args)
 
     return sig, codegen

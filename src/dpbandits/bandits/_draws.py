@@ -160,8 +160,10 @@ def fill_log(out, t0):
     inv = 1.0 / t0
     for j in range(out.size):
         d = j * inv
-        out[j] = base + d * (1.0 + d * (-0.5 + d * (1.0 / 3.0 + d * (-0.25 + d * (0.2 + d * (
-            -1.0 / 6.0 + d * (1.0 / 7.0 + d * -0.125)))))))
+        out[j] = base + d * (
+            1.0
+            + d * (-0.5 + d * (1.0 / 3.0 + d * (-0.25 + d * (0.2 + d * (-1.0 / 6.0 + d * (1.0 / 7.0 + d * -0.125))))))
+        )
 
 
 @njit(cache=True)

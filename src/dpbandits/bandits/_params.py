@@ -9,13 +9,17 @@ TIE_BREAK = Param("random", ("random", "first"), doc="[CHOICE] uniform random am
 #: Reading axis of the hybrid counter (docs/reconstructions.md, Tossou & Dimitrakakis).
 HYBRID_SPLIT_READINGS = {
     "half": "Chan, Shi & Song's hybrid mechanism gives eps/2 to its logarithmic and eps/2 to its binary part, which "
-            "makes 'the hybrid mechanism eps-differential private' (Section 2.3) true",
+    "makes 'the hybrid mechanism eps-differential private' (Section 2.3) true",
     "none": "Section 2.3 describes Laplace noise 'of scale eps^-1' at t = 2^k and 'of scale log t/eps' in the tree, "
-            "with no split of eps",
+    "with no split of eps",
 }
-HYBRID_SPLIT = Param("half", ("half", "none"), readings=HYBRID_SPLIT_READINGS,
-                     doc="[CHOICE] eps/2 to each part of the hybrid counter (Chan, Shi & Song 2010) or eps to each "
-                     "as Section 2.3 describes it")
+HYBRID_SPLIT = Param(
+    "half",
+    ("half", "none"),
+    readings=HYBRID_SPLIT_READINGS,
+    doc="[CHOICE] eps/2 to each part of the hybrid counter (Chan, Shi & Song 2010) or eps to each "
+    "as Section 2.3 describes it",
+)
 
 
 def hybrid_split(params: dict) -> float:

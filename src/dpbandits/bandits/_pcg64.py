@@ -89,8 +89,10 @@ def set_streams_state(rngs, streams: np.ndarray) -> None:
     """Advance each Generator to its stream's state: as if it had drawn every pooled word, read or not."""
     for rng, row in zip(rngs, streams, strict=True):
         state = rng.bit_generator.state
-        state["state"] = {"state": int(row[STATE_LO]) | int(row[STATE_HI]) << 64,
-                          "inc": int(row[INC_LO]) | int(row[INC_HI]) << 64}
+        state["state"] = {
+            "state": int(row[STATE_LO]) | int(row[STATE_HI]) << 64,
+            "inc": int(row[INC_LO]) | int(row[INC_HI]) << 64,
+        }
         rng.bit_generator.state = state
 
 

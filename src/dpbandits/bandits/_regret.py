@@ -27,6 +27,7 @@ def fill_linear(out, checkpoints, c, t0, regret0, t1, rate):
         c += 1
     return c
 
+
 @njit(cache=True, nogil=True)
 def fill_round_robin(out, checkpoints, c, t0, regret0, arms, m, gap, t1):
     """Fill checkpoints in (t0, t1] of pulls cycling over ``arms[:m]`` in order, starting at a round start.

@@ -35,14 +35,32 @@ def entry_points(kernel, args, eta_per_arm=False):
     def run(means, horizon, epsilon, checkpoints, rng, params):
         streams = new_streams([rng])
         eta = np.empty(means.size * BLOCK if eta_per_arm else BLOCK)
-        out = kernel(means, horizon, checkpoints, *args(means, horizon, epsilon, params), streams[0],
-                     np.empty(BLOCK), eta, _NO_PICKS, False)
+        out = kernel(
+            means,
+            horizon,
+            checkpoints,
+            *args(means, horizon, epsilon, params),
+            streams[0],
+            np.empty(BLOCK),
+            eta,
+            _NO_PICKS,
+            False,
+        )
         set_streams_state([rng], streams)
         return out
 
     def on_draws(means, epsilon, checkpoints, params, u, eta, picks):
         u = np.ascontiguousarray(u, dtype=np.float64)
-        return kernel(means, u.size, checkpoints, *args(means, u.size, epsilon, params), replay_stream(), u,
-                      np.ascontiguousarray(eta, dtype=np.float64), np.asarray(picks, dtype=np.int64), True)
+        return kernel(
+            means,
+            u.size,
+            checkpoints,
+            *args(means, u.size, epsilon, params),
+            replay_stream(),
+            u,
+            np.ascontiguousarray(eta, dtype=np.float64),
+            np.asarray(picks, dtype=np.int64),
+            True,
+        )
 
     return run, on_draws

@@ -29,7 +29,7 @@ from ._regret import fill_linear, record
 ALPHA_READINGS = {
     3.1: "Azize & Basu 2022, Section 5: 'We set alpha = 3.1 to comply with the regret upper bounds'",
     4.0: "any alpha > 3 meets Azize & Basu's Theorems 7-8 (Algorithm 1 input 'alpha > 3'); 4 is the first "
-         "integer, a round value a reimplementation may pick",
+    "integer, a round value a reimplementation may pick",
 }
 
 
@@ -76,7 +76,13 @@ def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, ran
 
 def run(means, horizon, epsilon, checkpoints, rng, params):
     out, n, total, _, _ = adap_klucb_kernel(
-        means, horizon, epsilon, params["alpha"], params["klucb_tol"], checkpoints, rng,
+        means,
+        horizon,
+        epsilon,
+        params["alpha"],
+        params["klucb_tol"],
+        checkpoints,
+        rng,
         params["tie_break"] == "random",
     )
     return out, n, total
@@ -101,14 +107,19 @@ register(
         audit=AUDIT,
         # ten arms: the noisy releases of the first episodes (n = 1, 2, ...) decide which arm leads; the
         # KL-UCB bonus dwarfs the noise in the papers' settings
-        contract=Contract(bernoulli=Setting((1.0, 0.1) + (0.0,) * 8, 1000, 16.0),
-                          deterministic=Setting((1.0,) + (0.0,) * 9, 1000, 8.0),
-                          runs=600, fast_runs=3000),
+        contract=Contract(
+            bernoulli=Setting((1.0, 0.1) + (0.0,) * 8, 1000, 16.0),
+            deterministic=Setting((1.0,) + (0.0,) * 9, 1000, 8.0),
+            runs=600,
+            fast_runs=3000,
+        ),
         run=run,
         params={
             "tie_break": TIE_BREAK,
             "alpha": Param(
-                3.1, low=3.0, readings=ALPHA_READINGS,
+                3.1,
+                low=3.0,
+                readings=ALPHA_READINGS,
                 doc="[CHOICE] exploration constant alpha > 3 (Azize & Basu's experiments; Hu & Hegde state none)",
             ),
             "klucb_tol": Param(1e-9, low=0.0, doc="[CHOICE] bisection tolerance of the KL-UCB index"),

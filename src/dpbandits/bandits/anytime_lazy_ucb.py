@@ -138,8 +138,9 @@ register(
         run=run,
         params={"tie_break": TIE_BREAK},
         # ten arms: the noisy first releases decide which arm leads (bonuses dwarf the noise otherwise)
-        contract=Contract(bernoulli=Setting((0.9,) + (0.1,) * 9, 1000, 1.0),
-                          deterministic=Setting((1.0,) + (0.0,) * 9, 1000, 1.0)),
+        contract=Contract(
+            bernoulli=Setting((0.9,) + (0.1,) * 9, 1000, 1.0), deterministic=Setting((1.0,) + (0.0,) * 9, 1000, 1.0)
+        ),
         cost_ns=1,
         doc="Hu, Huang, Mehta & Hegde (arXiv 2102.07929 v3) Algorithm 1; epsilon-DP, anytime.",
     )

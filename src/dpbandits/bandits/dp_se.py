@@ -34,7 +34,7 @@ NOISE_SCALE_USES = ("r", "R_e")
 
 @njit(cache=True, nogil=True)
 def _epoch_schedule(m, e, epsilon, beta):
-    delta = 2.0 ** -e
+    delta = 2.0**-e
     log8 = math.log(8.0 * m * e * e / beta)
     log4 = math.log(4.0 * m * e * e / beta)
     big_r = max(32.0 * log8 / (delta * delta), 8.0 * log4 / (epsilon * delta)) + 1.0
@@ -93,8 +93,9 @@ def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng)
         for j in range(m):
             rate += gap[arms[j]]
         if n_e > (horizon - t) // m:  # the horizon cuts this epoch: split what is left, stop
-            c, regret, total = finish_round_robin(out, checkpoints, c, t, regret, total, arms, m, gap, means,
-                                                  pulls, horizon, rng)
+            c, regret, total = finish_round_robin(
+                out, checkpoints, c, t, regret, total, arms, m, gap, means, pulls, horizon, rng
+            )
             t = horizon
             break
         for j in range(m):
@@ -129,14 +130,20 @@ def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng)
 def run(means, horizon, epsilon, checkpoints, rng, params):
     """One run of DP-SE; see :func:`dp_se_kernel`."""
     return dp_se_kernel(
-        means, horizon, epsilon, resolve_beta(params["beta"], horizon),
-        params["noise_scale_uses"] == "R_e", checkpoints, rng,
+        means,
+        horizon,
+        epsilon,
+        resolve_beta(params["beta"], horizon),
+        params["noise_scale_uses"] == "R_e",
+        checkpoints,
+        rng,
     )
 
 
 BETA = OptionalProbability(
-    None, doc="confidence beta in (0, 1); None = 1/T: Sajed & Sheffet's setting (2019, Section 5), "
-    "a [CHOICE] for Hu & Hegde, who state no beta"
+    None,
+    doc="confidence beta in (0, 1); None = 1/T: Sajed & Sheffet's setting (2019, Section 5), "
+    "a [CHOICE] for Hu & Hegde, who state no beta",
 )
 #: Reading axis of the Laplace scale (docs/reconstructions.md, "DP-SE's noise scale").
 NOISE_SCALE_READINGS = {
@@ -166,14 +173,21 @@ register(
         audit=Audit(params={"beta": 0.9}, plan=audit_plan),
         # the first epoch (R_1 = 389 rounds at beta = 0.9) ends before T; its elimination of a 0.2 gap
         # is decided by the release noise (P about 0.2, 0.09 at half the noise)
-        contract=Contract(bernoulli=Setting((1.0, 0.8), 900, 0.09), deterministic=None,
-                          params={"beta": 0.9}, runs=1500, fast_runs=7500),
+        contract=Contract(
+            bernoulli=Setting((1.0, 0.8), 900, 0.09),
+            deterministic=None,
+            params={"beta": 0.9},
+            runs=1500,
+            fast_runs=7500,
+        ),
         bound=Bound("Lemma 4.2 (w.p. 1 - beta)", "dpbandits.theory:dp_se_epochs"),
         run=run,
         params={
             "beta": BETA,
             "noise_scale_uses": Param(
-                "r", NOISE_SCALE_USES, readings=NOISE_SCALE_READINGS,
+                "r",
+                NOISE_SCALE_USES,
+                readings=NOISE_SCALE_READINGS,
                 doc="[CHOICE] Laplace scale 1/(eps r) with r = ceil(R_e) rounds (Algorithm 3) or 1/(eps R_e) "
                 "(proof of Theorem 4.1)",
             ),

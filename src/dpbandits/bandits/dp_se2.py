@@ -52,8 +52,7 @@ def noise_scales(epsilon: float, r: int) -> tuple[float, float, float]:
 
 
 @njit(cache=True, nogil=True)
-def dp_se2_kernel(means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit,
-                  checkpoints, rng):
+def dp_se2_kernel(means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit, checkpoints, rng):
     """One run. Returns (regret[C], pulls[K], reward_sum).
 
     halt_mult, c_coef: M and C of the halting test; plus_one: 1 for checks at 2^l + 1, else 0;
@@ -86,8 +85,9 @@ def dp_se2_kernel(means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, sv
             ell += 1
             d = (1 << ell) + plus_one - r
             if t + m * d > horizon:  # horizon before the next check: split what is left, stop
-                c, regret, total = finish_round_robin(out, checkpoints, c, t, regret, total, arms, m, gap, means,
-                                                      pulls, horizon, rng)
+                c, regret, total = finish_round_robin(
+                    out, checkpoints, c, t, regret, total, arms, m, gap, means, pulls, horizon, rng
+                )
                 t = horizon
                 break
             for j in range(m):
@@ -102,8 +102,11 @@ def dp_se2_kernel(means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, sv
             r += d
             a_r = rng.laplace(0.0, svt_scale)
             h = math.sqrt(math.log(16.0 * k * m * ell * ell / beta) / (2.0 * r))
-            c_r = c_fixed + svt_scale * math.log(8.0 * k * ell * ell / beta) + c_coef * math.log(
-                4.0 * k * m / beta) / epsilon
+            c_r = (
+                c_fixed
+                + svt_scale * math.log(8.0 * k * ell * ell / beta)
+                + c_coef * math.log(4.0 * k * m / beta) / epsilon
+            )
             hi = sums[arms[0]]
             lo = hi
             for j in range(1, m):
@@ -137,15 +140,24 @@ def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2"):
     halt_mult, c_coef = VARIANTS[variant]
     svt_scale, _, hist_unit = noise_scales(epsilon, 1)
     return dp_se2_kernel(
-        means, horizon, epsilon, resolve_beta(params["beta"], horizon), halt_mult, c_coef,
-        int(params["check_schedule"] == "pow2plus1"), svt_scale, hist_unit, checkpoints, rng,
+        means,
+        horizon,
+        epsilon,
+        resolve_beta(params["beta"], horizon),
+        halt_mult,
+        c_coef,
+        int(params["check_schedule"] == "pow2plus1"),
+        svt_scale,
+        hist_unit,
+        checkpoints,
+        rng,
     )
 
 
 #: Reading axis of the SVT check rounds (docs/reconstructions.md, "DP-SE 2's check rounds").
 CHECK_SCHEDULE_READINGS = {
     "pow2": "DP-SE 2 runs DP exponential NAS (Algorithm 8, 'until t = 2^k') in each epoch, and Appendix A.2 "
-            "speaks of 'the round r which is also a power of 2' at which modified DP-SE 2 halts",
+    "speaks of 'the round r which is also a power of 2' at which modified DP-SE 2 halts",
     "pow2plus1": "thesis Algorithm 10, line 15 reads 'until r > 2^l' literally: checks at r = 3, 5, 9, 17, ...",
 }
 
@@ -154,7 +166,9 @@ PARAMS = {
         None, doc="confidence beta in (0, 1); None = 1/T as in the experiments (thesis Appendix A.2: 'set beta = 1/T')"
     ),
     "check_schedule": Param(
-        "pow2", SCHEDULES, readings=CHECK_SCHEDULE_READINGS,
+        "pow2",
+        SCHEDULES,
+        readings=CHECK_SCHEDULE_READINGS,
         doc="[RECON] SVT checks at r = 2^l (pow2) or, reading Algorithm 10's 'until r > 2^l' literally, "
         "at r = 2^l + 1 (pow2plus1)",
     ),
@@ -176,8 +190,11 @@ def _audit_plan(name: str):
         for ell in range(1, 13):
             r = 2**ell + plus
             h = math.sqrt(math.log(16 * k * k * ell**2 / beta) / (2 * r))
-            c = (6 * math.log(4 * k / beta) + 6 * math.log(8 * k * ell**2 / beta)
-                 + cls.C_COEF * math.log(4 * k * k / beta)) / epsilon
+            c = (
+                6 * math.log(4 * k / beta)
+                + 6 * math.log(8 * k * ell**2 / beta)
+                + cls.C_COEF * math.log(4 * k * k / beta)
+            ) / epsilon
             need = cls.HALT_MULT * h * r + c  # halt iff count difference > need + A_r + B
             if need < r - 1:
                 horizon = 2 * r + 2
@@ -195,11 +212,20 @@ _DOCS = {
 # Where the sparse vector decides the halting round (and, with a middle arm, the histogram the elimination):
 # P(halting a round earlier) moves by 0.1-0.2 at half the noise.
 _CONTRACTS = {
-    "dp_se2": Contract(bernoulli=Setting((1.0, 0.1), 4200, 0.45), deterministic=Setting((1.0, 0.0), 2148, 2.33),
-                       params={"beta": 0.9}, runs=1000, fast_runs=5000),
-    "dp_se2_modified": Contract(bernoulli=Setting((1.0, 0.72, 0.0), 3200, 0.2),
-                                deterministic=Setting((1.0, 0.0), 1124, 0.3), params={"beta": 0.9}, runs=1000,
-                                fast_runs=5000),
+    "dp_se2": Contract(
+        bernoulli=Setting((1.0, 0.1), 4200, 0.45),
+        deterministic=Setting((1.0, 0.0), 2148, 2.33),
+        params={"beta": 0.9},
+        runs=1000,
+        fast_runs=5000,
+    ),
+    "dp_se2_modified": Contract(
+        bernoulli=Setting((1.0, 0.72, 0.0), 3200, 0.2),
+        deterministic=Setting((1.0, 0.0), 1124, 0.3),
+        params={"beta": 0.9},
+        runs=1000,
+        fast_runs=5000,
+    ),
 }
 
 for _name, _label in (("dp_se2", "DP-SE 2"), ("dp_se2_modified", "modified DP-SE 2")):

@@ -59,11 +59,11 @@ GAMMA_DENOMINATORS = ("eps", "2")
 GAMMA_LOG_READINGS = {
     "e": "Sajed & Sheffet 2019, Section 2: 'Throughout this work log(x) denotes the logarithm base e of x'",
     "2": "the (log T)^2 of thesis Algorithm 6, line 3 counts tree levels, which Algorithm 5 writes in base 2 "
-         "(ceil(log2 T) + 1 levels)",
+    "(ceil(log2 T) + 1 levels)",
 }
 GAMMA_DENOMINATOR_READINGS = {
     "eps": "Gamma has the form of a high-probability bound on tree noise of scale (log T)/eps and the "
-           "Mishra-Thakurta regret it enters grows as 1/eps (thesis Section 3.4): the printed '2' is a garbled eps",
+    "Mishra-Thakurta regret it enters grows as 1/eps (thesis Section 3.4): the printed '2' is a garbled eps",
     "2": "thesis Algorithm 6, line 3 prints Gamma <- (log^2 T) log(K T log T / beta) / 2 literally",
 }
 BLOCK = 384  # steps per block of random draws: a multiple of 3 (three steps per 53-bit uniform)
@@ -72,8 +72,9 @@ _FASTMATH = {"contract"}  # fused multiply-add only; no reassociation
 _U = np.uintp  # unsigned indices: no negative-index wraparound code
 
 
-def gamma_bonus(k: int, horizon: int, epsilon: float, beta: float, gamma_log: str = "e",
-                gamma_denominator: str = "eps") -> float:
+def gamma_bonus(
+    k: int, horizon: int, epsilon: float, beta: float, gamma_log: str = "e", gamma_denominator: str = "eps"
+) -> float:
     """Gamma = (log T)^2 ln(K T ln T / beta) / eps of the thesis's Algorithm 6, line 3 (whose printed
     denominator "2" is read as eps by default; docs/reconstructions.md).
 
@@ -86,8 +87,9 @@ def gamma_bonus(k: int, horizon: int, epsilon: float, beta: float, gamma_log: st
     if gamma_denominator not in GAMMA_DENOMINATORS:
         raise ValueError(f"gamma_denominator={gamma_denominator!r} is not one of {list(GAMMA_DENOMINATORS)}")
     log_t = math.log(horizon) if gamma_log == "e" else math.log2(horizon)
-    return log_t**2 * math.log(k * horizon * math.log(horizon) / beta) / (
-        epsilon if gamma_denominator == "eps" else 2.0)
+    return (
+        log_t**2 * math.log(k * horizon * math.log(horizon) / beta) / (epsilon if gamma_denominator == "eps" else 2.0)
+    )
 
 
 def node_scale(horizon: int, epsilon: float) -> float:
@@ -237,8 +239,9 @@ def _run(means, horizon, gamma, scale, checkpoints, sb, crit, out, lead):
     while t <= horizon:
         fill_draws(sb, crit, scale, u, eta)
         fill_sqrt_log(g, t)
-        t, c = _run_block(min(BLOCK, horizon - t + 1), t, u, eta, g, means, gap, gamma, state, checkpoints, c,
-                          out, lead)
+        t, c = _run_block(
+            min(BLOCK, horizon - t + 1), t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, lead
+        )
     return state[3], state[5][1]
 
 
@@ -271,7 +274,7 @@ def dp_ucb_on_draws(means, gamma, u, eta, checkpoints, lead=True):
     out = np.empty(checkpoints.size)
     g = np.empty(u.size)
     for j0 in range(0, u.size, BLOCK):  # the kernel's blocks, so g is the kernel's g
-        fill_sqrt_log(g[j0:j0 + BLOCK], j0 + 1)
+        fill_sqrt_log(g[j0 : j0 + BLOCK], j0 + 1)
     _run_block(u.size, 1, u, eta, g, means, gap, gamma, state, checkpoints, 0, out, lead)
     return out, state[3], state[5][1]
 
@@ -311,20 +314,29 @@ register(
         reference="dpbandits.reference.sajed:DPUCB",
         run=run,
         replay=replay,
-        contract=Contract(bernoulli=Setting((0.9, 0.5), 400, 1.0), deterministic=Setting((1.0, 1.0, 0.0), 300, 1.0),
-                          runs=600, fast_runs=3000),
+        contract=Contract(
+            bernoulli=Setting((0.9, 0.5), 400, 1.0),
+            deterministic=Setting((1.0, 1.0, 0.0), 300, 1.0),
+            runs=600,
+            fast_runs=3000,
+        ),
         run_batch=run_batch,
         params={
             "beta": OptionalProbability(
-                None, doc="confidence beta in (0, 1) inside Gamma; None = 1/T as in the experiments "
-                "(Sajed & Sheffet 2019, Section 5: 'set beta = 1/T')"
+                None,
+                doc="confidence beta in (0, 1) inside Gamma; None = 1/T as in the experiments "
+                "(Sajed & Sheffet 2019, Section 5: 'set beta = 1/T')",
             ),
             "gamma_log": Param(
-                "e", GAMMA_LOGS, readings=GAMMA_LOG_READINGS,
+                "e",
+                GAMMA_LOGS,
+                readings=GAMMA_LOG_READINGS,
                 doc="[RECON] base of (log T)^2 in Gamma: natural log (Sajed & Sheffet 2019, Section 2) or log2",
             ),
             "gamma_denominator": Param(
-                "eps", GAMMA_DENOMINATORS, readings=GAMMA_DENOMINATOR_READINGS,
+                "eps",
+                GAMMA_DENOMINATORS,
+                readings=GAMMA_DENOMINATOR_READINGS,
                 doc="[RECON] Gamma over eps, or over the literal 2 printed in the thesis's Algorithm 6, line 3",
             ),
         },

@@ -32,14 +32,14 @@ NU_FORMS = ("paper_nprime", "tr_ln_n", "log2_n", "tr_ln_n_reset")
 NU_FORM_READINGS = {
     "paper_nprime": "Algorithm 1: nu_a = (4 sqrt(8)/eps) log t (log2 n'_a + 1), n'_a = n_a less its largest power of 2",
     "tr_ln_n": "bound (2.2), (sqrt(8)/eps) log(2/gamma)(log n + 1), taken literally with natural logs, n the pull "
-               "count and 2/gamma = 4 t^4",
+    "count and 2/gamma = 4 t^4",
     "log2_n": "Algorithm 1's constant with bound (2.2)'s n, the number of items in the counter, in place of n'",
     "tr_ln_n_reset": "tr_ln_n with the (ln n + 1) factor set to 1 when n is a power of two (the hybrid counter's "
-                     "binary part is empty then), as the public keirp/private-bandits code computes nu",
+    "binary part is empty then), as the public keirp/private-bandits code computes nu",
 }
 BOUND_SQRT_READINGS = {
     True: "DP-UCB is 'Algorithm 1 with nu_a = 0' (Algorithm 2) and 'uses the same index as standard UCB' "
-          "(Section 3); Theorem 3.2 keeps UCB's 8 log t/(lambda0^2 Delta) term",
+    "(Section 3); Theorem 3.2 keeps UCB's 8 log t/(lambda0^2 Delta) term",
     False: "Algorithm 1 pulls argmax_a s_a(t)/n_a + nu_a/n_a, with no sqrt(2 log t/n_a) term",
 }
 
@@ -64,8 +64,9 @@ def h_of(lt, nu_form):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def dp_ucb_bound_kernel(means, horizon, checkpoints, epsilon, random_ties, split, bound_sqrt, nu_form,
-                        sb, u, eta, picks, replay):
+def dp_ucb_bound_kernel(
+    means, horizon, checkpoints, epsilon, random_ties, split, bound_sqrt, nu_form, sb, u, eta, picks, replay
+):
     """One run. Returns (regret[C], pulls[K], reward_sum).
 
     Draws from stream ``sb`` (``u``, ``eta``: scratch blocks of ``BLOCK``) unless ``replay``: then step
@@ -139,8 +140,13 @@ def dp_ucb_bound_kernel(means, horizon, checkpoints, epsilon, random_ties, split
 
 def _args(means, horizon, epsilon, params):
     """The kernel's (epsilon, random_ties, split, bound_sqrt, nu_form)."""
-    return (epsilon, params["tie_break"] == "random", hybrid_split(params), params["bound_sqrt"],
-            NU_FORMS.index(params["nu_form"]))
+    return (
+        epsilon,
+        params["tie_break"] == "random",
+        hybrid_split(params),
+        params["bound_sqrt"],
+        NU_FORMS.index(params["nu_form"]),
+    )
 
 
 run, dp_ucb_bound_on_draws = entry_points(dp_ucb_bound_kernel, _args)
@@ -156,16 +162,25 @@ register(
         bound=Bound("Thm 3.2", "dpbandits.theory:dp_ucb_bound_thm32"),
         run=run,
         replay=dp_ucb_bound_on_draws,
-        contract=Contract(bernoulli=Setting((0.7, 0.5, 0.45), 400, 0.5),
-                          deterministic=Setting((1.0, 0.0, 0.0, 0.0, 0.0), 300, 16.0), runs=600, fast_runs=3000),
+        contract=Contract(
+            bernoulli=Setting((0.7, 0.5, 0.45), 400, 0.5),
+            deterministic=Setting((1.0, 0.0, 0.0, 0.0, 0.0), 300, 16.0),
+            runs=600,
+            fast_runs=3000,
+        ),
         params={
             "tie_break": TIE_BREAK,
             "hybrid_split": HYBRID_SPLIT,
-            "bound_sqrt": Param(True, readings=BOUND_SQRT_READINGS,
-                                doc="[CHOICE] include UCB's sqrt(2 ln t/n) in Algorithm 1's index"),
-            "nu_form": Param("paper_nprime", NU_FORMS, readings=NU_FORM_READINGS,
-                             doc="[CHOICE/RECON] form of nu_a: Algorithm 1's (log2 of n' read as 0 at n' = 0), "
-                             "or bound (2.2) with ln n or log2 n"),
+            "bound_sqrt": Param(
+                True, readings=BOUND_SQRT_READINGS, doc="[CHOICE] include UCB's sqrt(2 ln t/n) in Algorithm 1's index"
+            ),
+            "nu_form": Param(
+                "paper_nprime",
+                NU_FORMS,
+                readings=NU_FORM_READINGS,
+                doc="[CHOICE/RECON] form of nu_a: Algorithm 1's (log2 of n' read as 0 at n' = 0), "
+                "or bound (2.2) with ln n or log2 n",
+            ),
         },
         cost_ns=80,
         doc="Tossou & Dimitrakakis (2016) Algorithm 1.",

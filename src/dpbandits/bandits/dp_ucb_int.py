@@ -32,11 +32,11 @@ LOG_BASES = {"ln": math.e, "log10": 10.0, "log2": 2.0}
 #: Reading axes of Algorithm 3 (docs/reconstructions.md, Tossou & Dimitrakakis).
 INT_UPDATE_READINGS = {
     "frozen": "Section 3: the mechanism 'only releases a new mean once at the beginning of each interval'; "
-              "Lemma 3.1 and Theorem 3.4 count one release per interval",
+    "Lemma 3.1 and Theorem 3.4 count one release per interval",
     "literal": "Algorithm 3 tests 'if n_{a,t} mod f = 0' at every step, so an idle arm whose count is a multiple "
-               "of f gets a fresh Laplace draw at every step",
+    "of f gets a fresh Laplace draw at every step",
     "live_bonus": "the noisy mean is released once per interval but sqrt(2 log t/n) carries no data, so recomputing "
-                  "it every step (as UCB does, Section 3) keeps the privacy of the frozen reading",
+    "it every step (as UCB does, Section 3) keeps the privacy of the frozen reading",
 }
 EPS_LOG_READINGS = {
     "ln": "Corollary 3.2 inverts Corollary 3.1, which writes ln(1/delta'); delta = e^-10 (Section 4) suits ln",
@@ -165,17 +165,23 @@ register(
         bound=Bound("Thm 3.5", "dpbandits.theory:dp_ucb_int_thm35"),
         run=run,
         replay=dp_ucb_int_on_draws,
-        contract=Contract(bernoulli=Setting((0.7, 0.5, 0.45), 400, 0.5),
-                          deterministic=Setting((1.0, 0.0, 0.0), 300, 4.0)),
+        contract=Contract(
+            bernoulli=Setting((0.7, 0.5, 0.45), 400, 0.5), deterministic=Setting((1.0, 0.0, 0.0), 300, 4.0)
+        ),
         params={
             "tie_break": TIE_BREAK,
             "delta": Param(math.exp(-10), low=0.0, doc="target delta of (epsilon, delta)-DP"),
             "v": Param(1.1, low=1.0, doc="noise exponent v > 1; Laplace scale n^(v/2-1)"),
-            "int_update": Param("frozen", UPDATES, readings=INT_UPDATE_READINGS,
-                                doc="[CHOICE] one release per interval, index frozen in between (frozen); Algorithm "
-                                "3's test read literally (literal); or a live UCB bonus (live_bonus)"),
-            "eps_log": Param("ln", tuple(LOG_BASES), readings=EPS_LOG_READINGS,
-                             doc="[CHOICE] base of log(1/delta) in Corollary 3.2"),
+            "int_update": Param(
+                "frozen",
+                UPDATES,
+                readings=INT_UPDATE_READINGS,
+                doc="[CHOICE] one release per interval, index frozen in between (frozen); Algorithm "
+                "3's test read literally (literal); or a live UCB bonus (live_bonus)",
+            ),
+            "eps_log": Param(
+                "ln", tuple(LOG_BASES), readings=EPS_LOG_READINGS, doc="[CHOICE] base of log(1/delta) in Corollary 3.2"
+            ),
         },
         cost_ns=30,
         doc="Tossou & Dimitrakakis (2016) Algorithm 3; epsilon is the target privacy.",

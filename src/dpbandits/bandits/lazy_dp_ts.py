@@ -33,7 +33,7 @@ LOG_SCALES = {"ln": 1.0, "log2": 1.0 / math.log(2.0), "log10": 1.0 / math.log(10
 #: Reading axis of the shift's logarithm (docs/reconstructions.md, "Lazy-DP-TS's shift").
 BONUS_LOG_READINGS = {
     "ln": "Algorithm 1 writes the same Laplace bonus as 3 ln(t)/(eps O_j), and the proofs use natural logs "
-          "(Fact 16's Laplace tail at delta = t^-3 gives 3 ln t)",
+    "(Fact 16's Laplace tail at delta = t^-3 gives 3 ln t)",
     "log2": "Algorithm 3 writes a bare '3 log(t)/(eps O_j)', read in base 2",
     "log10": "Algorithm 3 writes a bare '3 log(t)/(eps O_j)', read as the common logarithm",
 }
@@ -91,7 +91,13 @@ def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, 
 
 def run(means, horizon, epsilon, checkpoints, rng, params):
     out, n, total, _, _ = lazy_dp_ts_kernel(
-        means, horizon, epsilon, LOG_SCALES[params["bonus_log"]], checkpoints, rng, theta_stream(rng),
+        means,
+        horizon,
+        epsilon,
+        LOG_SCALES[params["bonus_log"]],
+        checkpoints,
+        rng,
+        theta_stream(rng),
         params["tie_break"] == "random",
     )
     return out, n, total
@@ -116,13 +122,19 @@ register(
         audit=AUDIT,
         # ten arms: the noisy releases of the first epochs decide which arm leads; the power to see a halved
         # noise is narrow in the bonus scale 3 log t / eps (the bonus_log readings move it), hence the runs
-        contract=Contract(bernoulli=Setting((1.0, 0.1) + (0.0,) * 8, 300, 4.0),
-                          deterministic=Setting((1.0,) + (0.0,) * 9, 300, 4.0), runs=1500, fast_runs=7500),
+        contract=Contract(
+            bernoulli=Setting((1.0, 0.1) + (0.0,) * 8, 300, 4.0),
+            deterministic=Setting((1.0,) + (0.0,) * 9, 300, 4.0),
+            runs=1500,
+            fast_runs=7500,
+        ),
         run=run,
         params={
             "tie_break": TIE_BREAK,
             "bonus_log": Param(
-                "ln", tuple(LOG_SCALES), readings=BONUS_LOG_READINGS,
+                "ln",
+                tuple(LOG_SCALES),
+                readings=BONUS_LOG_READINGS,
                 doc="[CHOICE] base of log(t) in the shift 3 log(t)/(eps O) of Algorithm 3",
             ),
         },

@@ -30,9 +30,9 @@ from ._tossou import BLOCK, entry_points
 #: only the name, the citation and "a failure probability chosen to be t^-4" (Section 4).
 TREE_EPS_READINGS = {
     "eps/K": "the confidence term K (log T)^2 log(K T log T/gamma)/eps carries the factor K of one tree per arm "
-             "at privacy eps/K (the usual account of Mishra & Thakurta 2015)",
+    "at privacy eps/K (the usual account of Mishra & Thakurta 2015)",
     "eps": "arms' trees hold disjoint rewards, so eps per tree suffices by parallel composition, as Sajed's thesis "
-           "(Algorithm 6) and the keirp/private-bandits code run them",
+    "(Algorithm 6) and the keirp/private-bandits code run them",
 }
 SQRT_TERM_READINGS = {
     "ucb": "UCB's sqrt(2 log t/n), the term Tossou & Dimitrakakis' own algorithms use (Section 3)",
@@ -41,8 +41,9 @@ SQRT_TERM_READINGS = {
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def private_ucb_kernel(means, horizon, checkpoints, epsilon, node_scale, random_ties, hoeffding,
-                       sb, u, eta, picks, replay):
+def private_ucb_kernel(
+    means, horizon, checkpoints, epsilon, node_scale, random_ties, hoeffding, sb, u, eta, picks, replay
+):
     """One run. Returns (regret[C], pulls[K], reward_sum).
 
     Draws from stream ``sb`` (``u``, ``eta``: scratch blocks of ``BLOCK``) unless ``replay``: then step
@@ -123,8 +124,12 @@ def node_scale(k: int, horizon: int, epsilon: float, tree_eps: str) -> float:
 
 def _args(means, horizon, epsilon, params):
     """The kernel's (epsilon, node_scale, random_ties, hoeffding)."""
-    return (epsilon, node_scale(means.size, horizon, epsilon, params["tree_eps"]), params["tie_break"] == "random",
-            params["sqrt_term"] == "hoeffding")
+    return (
+        epsilon,
+        node_scale(means.size, horizon, epsilon, params["tree_eps"]),
+        params["tie_break"] == "random",
+        params["sqrt_term"] == "hoeffding",
+    )
 
 
 run, private_ucb_on_draws = entry_points(private_ucb_kernel, _args)
@@ -139,14 +144,23 @@ register(
         reference="dpbandits.reference.tossou:PrivateUCB",
         run=run,
         replay=private_ucb_on_draws,
-        contract=Contract(bernoulli=Setting((0.7, 0.5, 0.45), 400, 0.5),
-                          deterministic=Setting((1.0, 0.0, 0.0), 300, 4.0), runs=600, fast_runs=3000),
+        contract=Contract(
+            bernoulli=Setting((0.7, 0.5, 0.45), 400, 0.5),
+            deterministic=Setting((1.0, 0.0, 0.0), 300, 4.0),
+            runs=600,
+            fast_runs=3000,
+        ),
         params={
             "tie_break": TIE_BREAK,
-            "tree_eps": Param("eps/K", ("eps/K", "eps"), readings=TREE_EPS_READINGS,
-                              doc="[RECON] privacy of each arm's tree"),
-            "sqrt_term": Param("ucb", ("ucb", "hoeffding"), readings=SQRT_TERM_READINGS,
-                               doc="[RECON] sqrt(2 ln t/n) or sqrt(ln(2/gamma)/(2n))"),
+            "tree_eps": Param(
+                "eps/K", ("eps/K", "eps"), readings=TREE_EPS_READINGS, doc="[RECON] privacy of each arm's tree"
+            ),
+            "sqrt_term": Param(
+                "ucb",
+                ("ucb", "hoeffding"),
+                readings=SQRT_TERM_READINGS,
+                doc="[RECON] sqrt(2 ln t/n) or sqrt(ln(2/gamma)/(2n))",
+            ),
         },
         needs_horizon=True,
         cost_ns=65,

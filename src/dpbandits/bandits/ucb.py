@@ -104,8 +104,16 @@ def _new_state(k):
     nxt = np.zeros((k, 3))
     nxt[:, 1:] = 1.0  # first pull: c = r / 1, d = 1
     last = np.full(1, c.size, dtype=np.uintp)
-    return (c, d, nxt, np.zeros(k), np.zeros(k, dtype=np.int64), np.zeros(2), last,
-            (np.empty(LEAD_CHUNK), np.empty(LEAD_CHUNK)))
+    return (
+        c,
+        d,
+        nxt,
+        np.zeros(k),
+        np.zeros(k, dtype=np.int64),
+        np.zeros(2),
+        last,
+        (np.empty(LEAD_CHUNK), np.empty(LEAD_CHUNK)),
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -129,7 +137,7 @@ def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, repla
         jn = min(BLOCK, horizon - t + 1)
         fill_sqrt_log(g, t)
         if replay:
-            u[:jn] = given[t - 1:t - 1 + jn]
+            u[:jn] = given[t - 1 : t - 1 + jn]
         else:
             fill_uniforms(sb, crit, u)
         j = 0
@@ -175,8 +183,9 @@ def ucb_batch(means, horizon, checkpoints, random_ties, streams, lead=True):
     none = np.zeros(0)
     no_picks = np.zeros(0, dtype=np.int64)
     for r in range(runs):
-        pulls[r], totals[r] = _run(means, horizon, checkpoints, random_ties, streams[r], crit, none, no_picks,
-                                   False, out[r], lead)
+        pulls[r], totals[r] = _run(
+            means, horizon, checkpoints, random_ties, streams[r], crit, none, no_picks, False, out[r], lead
+        )
     return out, pulls, totals
 
 
@@ -188,8 +197,19 @@ def ucb_on_draws(means, checkpoints, random_ties, u, picks, lead=True):
     means = np.asarray(means, dtype=np.float64)
     checkpoints = np.asarray(checkpoints, dtype=np.int64)
     out = np.empty(len(checkpoints))
-    pulls, total = _run(means, len(u), checkpoints, random_ties, replay_stream(), critical_chunks(means),
-                        np.asarray(u, dtype=np.float64), np.asarray(picks, dtype=np.int64), True, out, lead)
+    pulls, total = _run(
+        means,
+        len(u),
+        checkpoints,
+        random_ties,
+        replay_stream(),
+        critical_chunks(means),
+        np.asarray(u, dtype=np.float64),
+        np.asarray(picks, dtype=np.int64),
+        True,
+        out,
+        lead,
+    )
     return out, pulls, total
 
 

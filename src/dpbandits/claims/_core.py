@@ -64,10 +64,8 @@ def _fmt(v) -> str:
 def load_tables(results: str | Path, paper: str, figures) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Concatenated curve and per-run tables of ``figures`` of ``paper``."""
     base = Path(results) / "figures" / paper
-    curves = pd.concat([pd.read_csv(base / f"{f}.csv", dtype={"variant": str}) for f in figures],
-                       ignore_index=True)
-    runs = pd.concat([pd.read_csv(base / f"{f}_runs.csv", dtype={"variant": str}) for f in figures],
-                     ignore_index=True)
+    curves = pd.concat([pd.read_csv(base / f"{f}.csv", dtype={"variant": str}) for f in figures], ignore_index=True)
+    runs = pd.concat([pd.read_csv(base / f"{f}_runs.csv", dtype={"variant": str}) for f in figures], ignore_index=True)
     return curves, runs
 
 
@@ -113,8 +111,11 @@ def compare(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, n
     t = a.index.intersection(b.index)
     diff = a.loc[t, "mean"].to_numpy() - b.loc[t, "mean"].to_numpy()
     sa, sb = a.loc[t, "sem"].to_numpy(), b.loc[t, "sem"].to_numpy()
-    return diff, np.hypot(sa, sb), satterthwaite([sa, sb], [a.loc[t, "runs"].to_numpy() - 1,
-                                                            b.loc[t, "runs"].to_numpy() - 1])
+    return (
+        diff,
+        np.hypot(sa, sb),
+        satterthwaite([sa, sb], [a.loc[t, "runs"].to_numpy() - 1, b.loc[t, "runs"].to_numpy() - 1]),
+    )
 
 
 def ordering_verdict(diffs: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> str:
@@ -156,8 +157,9 @@ def mean_se(x) -> tuple[float, float, float]:
     return float(x.mean()), float(x.std(ddof=1) / np.sqrt(x.size)), float(x.size - 1)
 
 
-def ratio(a: float, sa: float, b: float, sb: float, dfa: float = np.inf, dfb: float = np.inf
-          ) -> tuple[float, float, float]:
+def ratio(
+    a: float, sa: float, b: float, sb: float, dfa: float = np.inf, dfb: float = np.inf
+) -> tuple[float, float, float]:
     """(a / b, its delta-method standard error, Satterthwaite degrees of freedom) for independent a, b with
     standard errors sa, sb on dfa, dfb degrees of freedom."""
     if b <= 0:
@@ -177,8 +179,11 @@ def area(curve: pd.DataFrame) -> tuple[float, float, float]:
     m = np.concatenate([[0.0], curve["mean"].to_numpy()])
     s = np.concatenate([[0.0], curve["sem"].to_numpy()])
     dt = np.diff(t)
-    return (float(np.sum(dt * (m[1:] + m[:-1]) / 2)), float(np.sum(dt * (s[1:] + s[:-1]) / 2)),
-            float(curve["runs"].min() - 1))
+    return (
+        float(np.sum(dt * (m[1:] + m[:-1]) / 2)),
+        float(np.sum(dt * (s[1:] + s[:-1]) / 2)),
+        float(curve["runs"].min() - 1),
+    )
 
 
 def near(curve: pd.DataFrame, t: float) -> pd.Series:
@@ -197,8 +202,9 @@ def flat_from(curve: pd.DataFrame, rtol: float = 1e-9) -> float | None:
     return float(curve.index[first if not same.all() else 0])
 
 
-def slope_changes(curve: pd.DataFrame, granularity: float, t_min: float = 0
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def slope_changes(
+    curve: pd.DataFrame, granularity: float, t_min: float = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Slope changes of a mean curve on its interior checkpoints t >= t_min, with their tolerance and noise.
 
     ``curve``: indexed by t, with ``mean``, ``sem_step`` (s.e. of the mean increment since the previous

@@ -31,13 +31,24 @@ def theory(results: str | Path, paper: str | None = None) -> list[Claim]:
         }
         if len(bad):
             nums["violations"] = "; ".join(sorted({f"{r.figure} {r.curve}" for r in bad.itertuples()}))
-        bounds = "; ".join(f"{alg.label}: {alg.bound.label}" for alg in registry.ALGORITHMS.values()
-                           if alg.name in set(df["algorithm"]) and alg.bound is not None)
-        out.append(Claim(
-            paper_dir.name, "theory", "Mean regret stays below the papers' explicit upper bounds.",
-            f"at every checkpoint, mean - t half-width (Student t, runs - 1 df) <= bound for every curve with a "
-            f"bound ({bounds})", FAILS if len(bad) else HOLDS, f"{len(bad)} checkpoints above their bound", nums, CHECK,
-        ))
+        bounds = "; ".join(
+            f"{alg.label}: {alg.bound.label}"
+            for alg in registry.ALGORITHMS.values()
+            if alg.name in set(df["algorithm"]) and alg.bound is not None
+        )
+        out.append(
+            Claim(
+                paper_dir.name,
+                "theory",
+                "Mean regret stays below the papers' explicit upper bounds.",
+                f"at every checkpoint, mean - t half-width (Student t, runs - 1 df) <= bound for every curve with a "
+                f"bound ({bounds})",
+                FAILS if len(bad) else HOLDS,
+                f"{len(bad)} checkpoints above their bound",
+                nums,
+                CHECK,
+            )
+        )
     return out
 
 

@@ -19,9 +19,11 @@ SIMILAR = 0.05
 # finds the best arm) no policy can beat another by a margin, and the paper's sentence sums up the figure as a whole
 OUTPERFORM, MOST = SIMILAR, 0.5
 MONOTONE_SE = 4.0
-C1_QUOTE = ("\"As the results demonstrate, the DP-BAI policy significantly outperforms Baseline and DP-OD, "
-            "demonstrating that the utility of the Max-Det collection in exploiting the linear structure of the arm "
-            "means\"")
+C1_QUOTE = (
+    '"As the results demonstrate, the DP-BAI policy significantly outperforms Baseline and DP-OD, '
+    "demonstrating that the utility of the Max-Det collection in exploiting the linear structure of the arm "
+    'means"'
+)
 
 
 def _rates(results, figure: str) -> pd.DataFrame:
@@ -66,12 +68,14 @@ def outperforms(gaps: pd.DataFrame) -> tuple[str, dict]:
 
 
 def _c1_criterion(where: str) -> str:
-    return (f"{where}: in every panel, DP-BAI's success rate above the other's by more than {OUTPERFORM:g} "
-            f"beyond the t interval (binomial s.e.) at more than {MOST:.0%} of the points, and below it beyond the "
-            f"interval at none; 'fails' if the other wins beyond the interval at a point, or DP-BAI's lead is "
-            f"below {OUTPERFORM:g} beyond the interval at {MOST:.0%} of a panel's points or more. Practical "
-            f"margin {OUTPERFORM:g}: a gap C2 calls 'similar' is no significant win; 'most' points, not all: at "
-            "the grids' ends no policy can beat another (docs/reconstructions.md)")
+    return (
+        f"{where}: in every panel, DP-BAI's success rate above the other's by more than {OUTPERFORM:g} "
+        f"beyond the t interval (binomial s.e.) at more than {MOST:.0%} of the points, and below it beyond the "
+        f"interval at none; 'fails' if the other wins beyond the interval at a point, or DP-BAI's lead is "
+        f"below {OUTPERFORM:g} beyond the interval at {MOST:.0%} of a panel's points or more. Practical "
+        f"margin {OUTPERFORM:g}: a gap C2 calls 'similar' is no significant win; 'most' points, not all: at "
+        "the grids' ends no policy can beat another (docs/reconstructions.md)"
+    )
 
 
 def _curve(df: pd.DataFrame, algorithm: str) -> pd.DataFrame:
@@ -98,8 +102,10 @@ def _closing_gap(panel: pd.DataFrame) -> tuple[str, dict]:
         verdict = HOLDS
     else:
         verdict = INCONCLUSIVE
-    return verdict, {f"ε={x[0]:g}": f"{gap.iloc[0]:.3f} ± {se.iloc[0]:.3f}",
-                     f"ε={x[-1]:g}": f"{gap.iloc[-1]:.3f} ± {se.iloc[-1]:.3f}"}
+    return verdict, {
+        f"ε={x[0]:g}": f"{gap.iloc[0]:.3f} ± {se.iloc[0]:.3f}",
+        f"ε={x[-1]:g}": f"{gap.iloc[-1]:.3f} ± {se.iloc[-1]:.3f}",
+    }
 
 
 def _ratio_panel(panel: pd.DataFrame) -> tuple[str, str]:
@@ -120,59 +126,87 @@ def chen2024(results: str | Path) -> list[Claim]:
         v, counts = outperforms(_gaps(f1, "dp_bai", alg))
         verdicts.append(v)
         nums |= {f"vs {alg}, {k}": x for k, x in counts.items()}
-    out.append(Claim(
-        "chen2024", "C1", f"{C1_QUOTE} ({SECTION5}).", _c1_criterion("Baseline and DP-OD in Figure 1 (a) and (b)"),
-        combine(verdicts), f"points where DP-BAI leads by more than {OUTPERFORM:g} (beyond the t interval)", nums,
-    ))
+    out.append(
+        Claim(
+            "chen2024",
+            "C1",
+            f"{C1_QUOTE} ({SECTION5}).",
+            _c1_criterion("Baseline and DP-OD in Figure 1 (a) and (b)"),
+            combine(verdicts),
+            f"points where DP-BAI leads by more than {OUTPERFORM:g} (beyond the t interval)",
+            nums,
+        )
+    )
     verdicts, nums = [], {}
     for panel, df in f1[f1["x_name"] == "epsilon"].groupby("panel"):
         v, n = _closing_gap(df)
         verdicts.append(v)
         nums.update({f"panel {panel} gap at {k}": x for k, x in n.items()})
-    out.append(Claim(
-        "chen2024", "C2", "\"We also observe that as [ε → ∞] (i.e., privacy requirement vanishes), the performances "
-        f"of DP-BAI and the non-private state-of-the-art OD-LinBAI algorithm are similar\" ({SECTION5}).",
-        "the trend as ε grows, in every ε panel: the success-rate gap OD-LinBAI - DP-BAI shrinks from the smallest "
-        f"to the largest ε beyond the t interval and at the largest ε lies within ±{SIMILAR:g} with its t interval "
-        f"(equivalence). 'Fails' if the gap at the largest ε lies outside ±{SIMILAR:g} beyond the t interval or widens "
-        f"beyond the t interval; inconclusive otherwise, e.g. when the two are already within ±{SIMILAR:g} at "
-        "the smallest "
-        f"ε (no trend to see). Margin {SIMILAR:g}: about three binomial s.e. of one point at the paper's 1000 trials",
-        combine(verdicts), "gap OD-LinBAI - DP-BAI ± s.e. at the smallest and the largest ε", nums,
-    ))
+    out.append(
+        Claim(
+            "chen2024",
+            "C2",
+            '"We also observe that as [ε → ∞] (i.e., privacy requirement vanishes), the performances '
+            f'of DP-BAI and the non-private state-of-the-art OD-LinBAI algorithm are similar" ({SECTION5}).',
+            "the trend as ε grows, in every ε panel: the success-rate gap OD-LinBAI - DP-BAI shrinks from the smallest "
+            f"to the largest ε beyond the t interval and at the largest ε lies within ±{SIMILAR:g} with its t interval "
+            f"(equivalence). 'Fails' if the gap at the largest ε lies outside ±{SIMILAR:g} beyond the t interval or "
+            "widens "
+            f"beyond the t interval; inconclusive otherwise, e.g. when the two are already within ±{SIMILAR:g} at "
+            "the smallest "
+            f"ε (no trend to see). Margin {SIMILAR:g}: about three binomial s.e. of one point at the paper's 1000 "
+            "trials",
+            combine(verdicts),
+            "gap OD-LinBAI - DP-BAI ± s.e. at the smallest and the largest ε",
+            nums,
+        )
+    )
     worst, where = 0.0, ""
     for (panel, curve), df in f1.groupby(["panel", "curve"]):
         df = df.sort_values("x")
         drop = (df["rate"].shift() - df["rate"]) / np.hypot(df["se"], df["se"].shift())
         if drop.max() > worst:
             worst, where = float(drop.max()), f"panel {panel}, {curve}"
-    out.append(Claim(
-        "chen2024", "C3", f"Implicit in Figure 1 ({SECTION5}): success does not decrease as the budget T or ε grows.",
-        f"no decrease between neighbouring points larger than {MONOTONE_SE:g} s.e.: under a non-decreasing truth a "
-        "drop that large has probability 3e-5 per pair, so a false 'fails' over the figure's ~100 pairs has "
-        "probability < 0.5%; no inconclusive outcome (smaller drops are expected by chance)",
-        HOLDS if worst <= MONOTONE_SE else FAILS, f"largest decrease {worst:.2f} s.e. ({where or 'none'})",
-        {"largest_drop_se": worst}, CHECK,
-    ))
+    out.append(
+        Claim(
+            "chen2024",
+            "C3",
+            f"Implicit in Figure 1 ({SECTION5}): success does not decrease as the budget T or ε grows.",
+            f"no decrease between neighbouring points larger than {MONOTONE_SE:g} s.e.: under a non-decreasing truth a "
+            "drop that large has probability 3e-5 per pair, so a false 'fails' over the figure's ~100 pairs has "
+            "probability < 0.5%; no inconclusive outcome (smaller drops are expected by chance)",
+            HOLDS if worst <= MONOTONE_SE else FAILS,
+            f"largest decrease {worst:.2f} s.e. ({where or 'none'})",
+            {"largest_drop_se": worst},
+            CHECK,
+        )
+    )
     f2 = _rates(results, "fig2")
     nums, verdicts = {}, []
     for panel, df in f2.groupby("panel"):
         worse, flat = _ratio_panel(df)
         verdicts += [worse, flat]
         od, bai = _curve(df, "dp_od")["rate"], _curve(df, "dp_bai")["rate"]
-        nums[f"panel {panel}"] = (f"DP-OD {od.iloc[0]:.3f} -> {od.iloc[-1]:.3f} ({worse}), DP-BAI {bai.min():.3f} .. "
-                                  f"{bai.max():.3f} ({flat})")
-    out.append(Claim(
-        "chen2024", "Fig2", "\"We observe that when the ratio increases, the performance of DP-OD becomes worse. "
-        "However, the performance of DP-BAI is essentially independent of this ratio as the theory suggests\" "
-        f"({APPENDIX_E2}).",
-        "in every panel: DP-OD's success at the largest ratio below its value at the smallest by more than "
-        f"{SIMILAR:g} beyond the t interval, and DP-BAI's success at every ratio within ±{SIMILAR:g} of its "
-        "value at the "
-        f"smallest, with t intervals (equivalence); 'fails' if DP-OD's drop is below {SIMILAR:g} or some DP-BAI "
-        f"change beyond {SIMILAR:g}, beyond the t interval; the same margin as C2",
-        combine(verdicts), "success at the smallest -> largest ratio", nums,
-    ))
+        nums[f"panel {panel}"] = (
+            f"DP-OD {od.iloc[0]:.3f} -> {od.iloc[-1]:.3f} ({worse}), DP-BAI {bai.min():.3f} .. {bai.max():.3f} ({flat})"
+        )
+    out.append(
+        Claim(
+            "chen2024",
+            "Fig2",
+            '"We observe that when the ratio increases, the performance of DP-OD becomes worse. '
+            'However, the performance of DP-BAI is essentially independent of this ratio as the theory suggests" '
+            f"({APPENDIX_E2}).",
+            "in every panel: DP-OD's success at the largest ratio below its value at the smallest by more than "
+            f"{SIMILAR:g} beyond the t interval, and DP-BAI's success at every ratio within ±{SIMILAR:g} of its "
+            "value at the "
+            f"smallest, with t intervals (equivalence); 'fails' if DP-OD's drop is below {SIMILAR:g} or some DP-BAI "
+            f"change beyond {SIMILAR:g}, beyond the t interval; the same margin as C2",
+            combine(verdicts),
+            "success at the smallest -> largest ratio",
+            nums,
+        )
+    )
     sens = _rates(results, "sensitivity")
     nums, verdicts = {}, []
     for variant in ("", "one_shot", "halving"):
@@ -180,10 +214,16 @@ def chen2024(results: str | Path) -> list[Claim]:
             v, counts = outperforms(_gaps(sens, "dp_bai", alg, variant))
             nums |= {f"{variant or 'dexp'} vs {alg}, {k}": x for k, x in counts.items()}
             verdicts.append(v)
-    out.append(Claim(
-        "chen2024", "C1-sensitivity", f"{C1_QUOTE} ({SECTION5}), with DP-BAI under each reconstructed phase "
-        "schedule (dexp, one_shot, halving).",
-        _c1_criterion("C1's criterion on the sensitivity figure, for each schedule of DP-BAI"),
-        combine(verdicts), f"points where DP-BAI leads by more than {OUTPERFORM:g}, per schedule", nums, CHECK,
-    ))
+    out.append(
+        Claim(
+            "chen2024",
+            "C1-sensitivity",
+            f"{C1_QUOTE} ({SECTION5}), with DP-BAI under each reconstructed phase schedule (dexp, one_shot, halving).",
+            _c1_criterion("C1's criterion on the sensitivity figure, for each schedule of DP-BAI"),
+            combine(verdicts),
+            f"points where DP-BAI leads by more than {OUTPERFORM:g}, per schedule",
+            nums,
+            CHECK,
+        )
+    )
     return out

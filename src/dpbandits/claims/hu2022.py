@@ -38,8 +38,14 @@ DP_SE_ANCHORS = {"fig1": 3953.0, "fig2": 4766.4}
 DP_SE_FLAT_FIG2 = 59_580
 # Anytime-Lazy-UCB (Algorithm 1) with its noise ignored: a suboptimal arm stops at the first power-of-two epoch
 # where its confidence width sqrt(3 ln t / O) + 3 ln t / (eps O) falls below its gap; R(1e6) per (figure, epsilon)
-ALUCB_HEURISTIC = {("fig1", 0.25): 4863.0, ("fig1", 0.5): 3327.0, ("fig1", 1.0): 2431.0,
-                   ("fig2", 0.25): 6553.0, ("fig2", 0.5): 6553.0, ("fig2", 1.0): 6553.0}
+ALUCB_HEURISTIC = {
+    ("fig1", 0.25): 4863.0,
+    ("fig1", 0.5): 3327.0,
+    ("fig1", 1.0): 2431.0,
+    ("fig2", 0.25): 6553.0,
+    ("fig2", 0.5): 6553.0,
+    ("fig2", 1.0): 6553.0,
+}
 HEURISTIC_FACTOR = 2.0
 
 
@@ -55,9 +61,16 @@ def _final(c: pd.DataFrame) -> tuple[float, float, float]:
 
 
 def _not_paper_scale(horizon: int, claim_id: str, statement: str, criterion: str, kind: str = EMPIRICAL) -> Claim:
-    return Claim("hu2022", claim_id, statement, criterion, INCONCLUSIVE,
-                 f"not applicable: the data's horizon is {horizon:,}, the anchor is for T = {PAPER_HORIZON:,}",
-                 {"horizon": horizon}, kind)
+    return Claim(
+        "hu2022",
+        claim_id,
+        statement,
+        criterion,
+        INCONCLUSIVE,
+        f"not applicable: the data's horizon is {horizon:,}, the anchor is for T = {PAPER_HORIZON:,}",
+        {"horizon": horizon},
+        kind,
+    )
 
 
 def hu2022(results: str | Path) -> list[Claim]:
@@ -73,19 +86,25 @@ def hu2022(results: str | Path) -> list[Claim]:
         s.append(se)
         dfs.append(df)
         nums[f"{fig} ε={eps:g}"] = q
-    out.append(Claim(
-        "hu2022", "1", f"\"Not surprisingly, the empirical performance of Lazy-DP-TS is similar to AdaP-KLUCB\" "
-        f"({SOURCE}).",
-        f"equivalence (two one-sided tests): the ratio of final mean regrets Lazy-DP-TS / AdaP-KLUCB lies within "
-        f"[{SIMILAR[0]:g}, {SIMILAR[1]:g}] with its t interval (delta-method s.e., Satterthwaite df) in every "
-        "panel; 'fails' if some panel's interval lies outside. The paper argues both share the leading log T and "
-        "log(T)/ε coefficients, so 'similar' is read as equal up to lower-order terms: within 25% (80-125%, "
-        "symmetric on the log scale)",
-        threshold_verdict(r, s, *SIMILAR, df=dfs), f"ratio range {min(r):.3g} .. {max(r):.3g} over {len(r)} panels",
-        nums,
-    ))
-    statement = ("\"Additionally, as compared with DP-SE and Anytime-Lazy-UCB, Lazy-DP-TS always empirically performs "
-                 f"better\" ({SOURCE}).")
+    out.append(
+        Claim(
+            "hu2022",
+            "1",
+            f'"Not surprisingly, the empirical performance of Lazy-DP-TS is similar to AdaP-KLUCB" ({SOURCE}).',
+            f"equivalence (two one-sided tests): the ratio of final mean regrets Lazy-DP-TS / AdaP-KLUCB lies within "
+            f"[{SIMILAR[0]:g}, {SIMILAR[1]:g}] with its t interval (delta-method s.e., Satterthwaite df) in every "
+            "panel; 'fails' if some panel's interval lies outside. The paper argues both share the leading log T and "
+            "log(T)/ε coefficients, so 'similar' is read as equal up to lower-order terms: within 25% (80-125%, "
+            "symmetric on the log scale)",
+            threshold_verdict(r, s, *SIMILAR, df=dfs),
+            f"ratio range {min(r):.3g} .. {max(r):.3g} over {len(r)} panels",
+            nums,
+        )
+    )
+    statement = (
+        '"Additionally, as compared with DP-SE and Anytime-Lazy-UCB, Lazy-DP-TS always empirically performs '
+        f'better" ({SOURCE}).'
+    )
     finals, curves_diffs, nums = [], [], {}
     for fig, eps, c in panels:
         for other in ("dp_se", "anytime_lazy_ucb"):
@@ -94,27 +113,42 @@ def hu2022(results: str | Path) -> list[Claim]:
             late = [x[x.index >= x.index.max() / 100] for x in (c["lazy_dp_ts"], c[other])]
             curves_diffs.append(compare(*late))
             nums[f"{fig} ε={eps:g} {other} - TS"] = -d[-1]
-    out.append(Claim(
-        "hu2022", "2 (final)", statement,
-        "Lazy-DP-TS's mean regret at T below DP-SE's and Anytime-Lazy-UCB's in every panel, beyond the t "
-        "interval; 'fails' if above one of them beyond the t interval in a panel",
-        ordering_verdict(finals), "regret difference (other - Lazy-DP-TS) at T per panel", nums,
-    ))
+    out.append(
+        Claim(
+            "hu2022",
+            "2 (final)",
+            statement,
+            "Lazy-DP-TS's mean regret at T below DP-SE's and Anytime-Lazy-UCB's in every panel, beyond the t "
+            "interval; 'fails' if above one of them beyond the t interval in a panel",
+            ordering_verdict(finals),
+            "regret difference (other - Lazy-DP-TS) at T per panel",
+            nums,
+        )
+    )
     worst = max(((d + halfwidth(se, df)).max() if d.size else -np.inf) for d, se, df in curves_diffs)
-    out.append(Claim(
-        "hu2022", "2 (all t)", statement,
-        "'always' read over time: Lazy-DP-TS below both at every checkpoint t >= T/100, every panel, beyond "
-        "the t interval; "
-        "'fails' if above one of them beyond the t interval at a checkpoint",
-        ordering_verdict(curves_diffs), "largest (Lazy-DP-TS - other) + t half-width over checkpoints t >= T/100",
-        {"max diff + half-width": worst},
-    ))
+    out.append(
+        Claim(
+            "hu2022",
+            "2 (all t)",
+            statement,
+            "'always' read over time: Lazy-DP-TS below both at every checkpoint t >= T/100, every panel, beyond "
+            "the t interval; "
+            "'fails' if above one of them beyond the t interval at a checkpoint",
+            ordering_verdict(curves_diffs),
+            "largest (Lazy-DP-TS - other) + t half-width over checkpoints t >= T/100",
+            {"max diff + half-width": worst},
+        )
+    )
     horizon = int(runs["horizon"].max())
-    s1 = ("Replication anchor, not a paper claim: DP-SE's deterministic epochs (Sajed & Sheffet 2019, Algorithm 3) "
-          f"give a final regret of 3953.0 in setting 1 and 4766.4 in setting 2 of {SOURCE} (T = 1e6, β = 1/T).")
-    c1 = ("mean final regret of DP-SE within its t half-width (+1e-6 relative) of 3953.0 in Figure 1 at ε = 0.25, 0.5 "
-          "(at most that at ε = 1: early eliminations lower it) and of 4766.4 in Figure 2 at every ε, where its "
-          f"curve is flat from t = {DP_SE_FLAT_FIG2:,}; applies only at T = 1e6. Structural: the schedule fixes it")
+    s1 = (
+        "Replication anchor, not a paper claim: DP-SE's deterministic epochs (Sajed & Sheffet 2019, Algorithm 3) "
+        f"give a final regret of 3953.0 in setting 1 and 4766.4 in setting 2 of {SOURCE} (T = 1e6, β = 1/T)."
+    )
+    c1 = (
+        "mean final regret of DP-SE within its t half-width (+1e-6 relative) of 3953.0 in Figure 1 at ε = 0.25, 0.5 "
+        "(at most that at ε = 1: early eliminations lower it) and of 4766.4 in Figure 2 at every ε, where its "
+        f"curve is flat from t = {DP_SE_FLAT_FIG2:,}; applies only at T = 1e6. Structural: the schedule fixes it"
+    )
     if horizon != PAPER_HORIZON:
         out.append(_not_paper_scale(horizon, "S-1 (DP-SE exact)", s1, c1, STRUCTURAL))
     else:
@@ -130,12 +164,26 @@ def hu2022(results: str | Path) -> list[Claim]:
                 good = good and bool(np.all(np.abs(late["mean"] - m) <= 1e-9 * anchor))
             ok.append(good)
             nums[f"{fig} ε={eps:g}"] = f"{m:.1f} ± {s:.2g}"
-        out.append(Claim("hu2022", "S-1 (DP-SE exact)", s1, c1, HOLDS if all(ok) else FAILS,
-                         f"{sum(ok)} of {len(ok)} panels match", nums, STRUCTURAL))
-    s2 = ("Replication sanity check, not a paper claim: Anytime-Lazy-UCB's R(1e6) near its noise-free heuristic "
-          "4863 / 3327 / 2431 (setting 1, ε = 0.25 / 0.5 / 1) and 6553 (setting 2).")
-    c2 = (f"mean final regret of Anytime-Lazy-UCB within a factor {HEURISTIC_FACTOR:g} of the noise-free heuristic "
-          "in every panel (beyond the t interval); applies only at T = 1e6")
+        out.append(
+            Claim(
+                "hu2022",
+                "S-1 (DP-SE exact)",
+                s1,
+                c1,
+                HOLDS if all(ok) else FAILS,
+                f"{sum(ok)} of {len(ok)} panels match",
+                nums,
+                STRUCTURAL,
+            )
+        )
+    s2 = (
+        "Replication sanity check, not a paper claim: Anytime-Lazy-UCB's R(1e6) near its noise-free heuristic "
+        "4863 / 3327 / 2431 (setting 1, ε = 0.25 / 0.5 / 1) and 6553 (setting 2)."
+    )
+    c2 = (
+        f"mean final regret of Anytime-Lazy-UCB within a factor {HEURISTIC_FACTOR:g} of the noise-free heuristic "
+        "in every panel (beyond the t interval); applies only at T = 1e6"
+    )
     if horizon != PAPER_HORIZON:
         out.append(_not_paper_scale(horizon, "S-2 (Anytime-Lazy-UCB heuristic)", s2, c2, CHECK))
     else:
@@ -147,7 +195,16 @@ def hu2022(results: str | Path) -> list[Claim]:
             s.append(se)
             dfs.append(df)
             nums[f"{fig} ε={eps:g} ratio"] = q
-        out.append(Claim("hu2022", "S-2 (Anytime-Lazy-UCB heuristic)", s2, c2,
-                         threshold_verdict(r, s, 1 / HEURISTIC_FACTOR, HEURISTIC_FACTOR, dfs),
-                         f"ratio simulated / heuristic {min(r):.3g} .. {max(r):.3g}", nums, CHECK))
+        out.append(
+            Claim(
+                "hu2022",
+                "S-2 (Anytime-Lazy-UCB heuristic)",
+                s2,
+                c2,
+                threshold_verdict(r, s, 1 / HEURISTIC_FACTOR, HEURISTIC_FACTOR, dfs),
+                f"ratio simulated / heuristic {min(r):.3g} .. {max(r):.3g}",
+                nums,
+                CHECK,
+            )
+        )
     return out

@@ -96,8 +96,9 @@ def diagnostic(df: pd.DataFrame) -> pd.DataFrame:
     emp = empirical(df)
     if emp.empty:
         return pd.DataFrame(columns=["paper", "reading", "claims", HOLDS, FAILS, INCONCLUSIVE, "agrees_with_all"])
-    counts = emp.pivot_table(index=["paper", "reading"], columns="verdict", values="claim_id", aggfunc="count",
-                             fill_value=0)
+    counts = emp.pivot_table(
+        index=["paper", "reading"], columns="verdict", values="claim_id", aggfunc="count", fill_value=0
+    )
     counts = counts.reindex(columns=[HOLDS, FAILS, INCONCLUSIVE], fill_value=0).reset_index()
     counts.columns.name = None
     counts["claims"] = counts[[HOLDS, FAILS, INCONCLUSIVE]].sum(axis=1)
@@ -149,9 +150,13 @@ def markdown(df: pd.DataFrame, made_with: str = "", scale: dict | None = None) -
         "## Default verdicts",
         "",
     ]
-    lines += _table(["paper", "claim", "verdict", "robustness", "changed by", "statement", "criterion", "numbers"],
-                    ([r.paper, r.claim_id, f"**{r.verdict}**", r.robustness, r.changed_by, r.statement, r.criterion,
-                      r.numbers] for r in default.itertuples()))
+    lines += _table(
+        ["paper", "claim", "verdict", "robustness", "changed by", "statement", "criterion", "numbers"],
+        (
+            [r.paper, r.claim_id, f"**{r.verdict}**", r.robustness, r.changed_by, r.statement, r.criterion, r.numbers]
+            for r in default.itertuples()
+        ),
+    )
     for paper, group in df.groupby("paper", sort=False):
         names = list(dict.fromkeys(group["reading"]))
         if len(names) < 2:
@@ -159,20 +164,34 @@ def markdown(df: pd.DataFrame, made_with: str = "", scale: dict | None = None) -
         runs = dict(zip(group["reading"], group["reading_runs"], strict=False))
         grid = group.pivot_table(index="claim_id", columns="reading", values="verdict", aggfunc="first", sort=False)
         lines += ["", f"## {paper}: every claim under every reading", ""]
-        lines += ["Runs of the curves a reading changes (where fewer than the figure's): "
-                  + "; ".join(f"{n}: {runs[n]}" for n in names if runs.get(n)) + ".", ""]
-        lines += _table(["claim", *names],
-                        ([claim, *(SYMBOL.get(grid.at[claim, n], grid.at[claim, n]) for n in names)]
-                         for claim in grid.index))
+        lines += [
+            "Runs of the curves a reading changes (where fewer than the figure's): "
+            + "; ".join(f"{n}: {runs[n]}" for n in names if runs.get(n))
+            + ".",
+            "",
+        ]
+        lines += _table(
+            ["claim", *names],
+            ([claim, *(SYMBOL.get(grid.at[claim, n], grid.at[claim, n]) for n in names)] for claim in grid.index),
+        )
     diag = diagnostic(df)
-    lines += ["", "## Which reading agrees with the most claims (a diagnostic, not a verdict)", "",
-              "Counts of each paper's empirical claims (sentences of the paper; structural, check and theory rows "
-              "left out) per reading, best first. The default verdicts above "
-              "stay the ledger's answer: a reading that agrees with more claims is a hint about how the paper's "
-              "lost formula may have been meant, not evidence that the paper replicates.", ""]
-    lines += _table(["paper", "reading", "claims", "hold", "fail", "inconclusive", "all hold"],
-                    ([r.paper, r.reading, r.claims, r.holds, r.fails, r.inconclusive,
-                      "yes" if r.agrees_with_all else "no"] for r in diag.itertuples()))
+    lines += [
+        "",
+        "## Which reading agrees with the most claims (a diagnostic, not a verdict)",
+        "",
+        "Counts of each paper's empirical claims (sentences of the paper; structural, check and theory rows "
+        "left out) per reading, best first. The default verdicts above "
+        "stay the ledger's answer: a reading that agrees with more claims is a hint about how the paper's "
+        "lost formula may have been meant, not evidence that the paper replicates.",
+        "",
+    ]
+    lines += _table(
+        ["paper", "reading", "claims", "hold", "fail", "inconclusive", "all hold"],
+        (
+            [r.paper, r.reading, r.claims, r.holds, r.fails, r.inconclusive, "yes" if r.agrees_with_all else "no"]
+            for r in diag.itertuples()
+        ),
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -184,8 +203,14 @@ def write_paper(results: str | Path, paper: str, readings, csv: str | Path) -> p
     return df
 
 
-def write_ledger(paper_csvs, csv: str | Path, md: str | Path, diagnostic_csv: str | Path,
-                 made_with: str = "", scale: dict | None = None) -> pd.DataFrame:
+def write_ledger(
+    paper_csvs,
+    csv: str | Path,
+    md: str | Path,
+    diagnostic_csv: str | Path,
+    made_with: str = "",
+    scale: dict | None = None,
+) -> pd.DataFrame:
     """Gather the per-paper ledgers into ``claims.csv``, ``claims.md`` (stating ``made_with``, warning when
     ``scale`` caps apply) and the reading diagnostic."""
     df = pd.concat([pd.read_csv(p, dtype=str, keep_default_na=False) for p in paper_csvs], ignore_index=True)
@@ -219,5 +244,15 @@ def runs_by_reading(results: str | Path, paper: str, figure: str) -> pd.DataFram
     return pd.concat(tables, ignore_index=True)
 
 
-__all__ = ["DEFAULT", "diagnostic", "markdown", "paper_claims", "reading_grid", "runs_by_reading", "verdicts",
-           "with_robustness", "write_ledger", "write_paper"]
+__all__ = [
+    "DEFAULT",
+    "diagnostic",
+    "markdown",
+    "paper_claims",
+    "reading_grid",
+    "runs_by_reading",
+    "verdicts",
+    "with_robustness",
+    "write_ledger",
+    "write_paper",
+]

@@ -38,19 +38,21 @@ SHAPES = ("kinked", "smooth", "neither", "uncertain")
 
 QUOTES = {
     "sajed2019": (
-        "\"We could not find even a single setting where DP-UCB is even comparable to our DP-SE. I.e. in all "
-        "settings we tested, we outperform DP-UCB by at least 5 times\"",
+        '"We could not find even a single setting where DP-UCB is even comparable to our DP-SE. I.e. in all '
+        'settings we tested, we outperform DP-UCB by at least 5 times"',
         "Sajed & Sheffet 2019, Section 5",
     ),
     "sajed2019thesis": (
-        "\"we could not find even a single setting where DP-UCB is even comparable to our DP-SE — in all settings "
-        "we tested, DP-SE outperform DP-UCB by at least 5 times\"",
+        '"we could not find even a single setting where DP-UCB is even comparable to our DP-SE — in all settings '
+        'we tested, DP-SE outperform DP-UCB by at least 5 times"',
         "Sajed 2019, MSc thesis, Chapter 6",
     ),
 }
-SHAPE_QUOTE = ("\"while the DP-UCB curve is smooth (attesting to the fact it pulls suboptimal arms even for fairly "
-               "large values of T), the DP-SE is piece-wise linear (exhibiting the fact that at some point it "
-               "eliminates all suboptimal arms)\"")
+SHAPE_QUOTE = (
+    '"while the DP-UCB curve is smooth (attesting to the fact it pulls suboptimal arms even for fairly '
+    "large values of T), the DP-SE is piece-wise linear (exhibiting the fact that at some point it "
+    'eliminates all suboptimal arms)"'
+)
 
 
 def instance_spec(label: str) -> dict:
@@ -107,7 +109,7 @@ def dp_se_guarantee(label: str, epsilon: float, horizon: float) -> float:
         e += 1
         m = 1 + int(np.sum(gaps < 2.0 ** -(e - 1)))
         t += m * epoch_schedule(m, e, epsilon, 1.0 / horizon)[1]
-        if 2.0 ** -e <= gaps[0] or t > horizon:
+        if 2.0**-e <= gaps[0] or t > horizon:
             return t
 
 
@@ -132,8 +134,9 @@ def _reading(worse: pd.DataFrame, better: pd.DataFrame, reading: str) -> tuple[f
     return ratio(a, sa, b, sb, da, db)
 
 
-def ratio_table(results: str | Path, paper: str = "sajed2019", figures=SAJED_FIGS,
-                worse: str = "dp_ucb", better: str = "dp_se") -> pd.DataFrame:
+def ratio_table(
+    results: str | Path, paper: str = "sajed2019", figures=SAJED_FIGS, worse: str = "dp_ucb", better: str = "dp_se"
+) -> pd.DataFrame:
     """Regret ratio ``worse``/``better`` per (instance, epsilon) under each reading of C-1, ± s.e. (and its df)."""
     curves = text_variants(load_tables(results, paper, figures)[0])
     return _ratios(settings(curves), worse, better)
@@ -161,33 +164,55 @@ def c1_claims(curves: pd.DataFrame, paper: str) -> list[Claim]:
     for reading, what in RATIO_READINGS.items():
         r, s, df = (table[f"{reading}{x}"].to_numpy() for x in ("", " s.e.", " df"))
         low = int(np.argmin(r))
-        nums = {"settings": len(r), "min ratio": r[low], "min at": f"{table['instance'][low]}, "
-                f"ε={table['epsilon'][low]:g}", "median ratio": float(np.median(r)),
-                f"settings below {C1_FACTOR:g}": int(np.sum(r < C1_FACTOR))}
-        out.append(Claim(
-            paper, f"C-1 ({reading})", statement,
-            f"ratio DP-UCB / DP-SE of mean regret {what} >= {C1_FACTOR:g} in every (instance, K, ε), beyond "
-            f"its t interval (delta-method s.e.); 'fails' if some ratio is below {C1_FACTOR:g} beyond it",
-            threshold_verdict(r, s, low=C1_FACTOR, df=df), f"min / median ratio {r[low]:.3g} / {np.median(r):.3g} "
-            f"over {len(r)} settings", nums,
-        ))
+        nums = {
+            "settings": len(r),
+            "min ratio": r[low],
+            "min at": f"{table['instance'][low]}, ε={table['epsilon'][low]:g}",
+            "median ratio": float(np.median(r)),
+            f"settings below {C1_FACTOR:g}": int(np.sum(r < C1_FACTOR)),
+        }
+        out.append(
+            Claim(
+                paper,
+                f"C-1 ({reading})",
+                statement,
+                f"ratio DP-UCB / DP-SE of mean regret {what} >= {C1_FACTOR:g} in every (instance, K, ε), beyond "
+                f"its t interval (delta-method s.e.); 'fails' if some ratio is below {C1_FACTOR:g} beyond it",
+                threshold_verdict(r, s, low=C1_FACTOR, df=df),
+                f"min / median ratio {r[low]:.3g} / {np.median(r):.3g} over {len(r)} settings",
+                nums,
+            )
+        )
     diffs = []
     for algs in sets.values():
         if {"dp_se", "dp_ucb"} <= algs.keys():
             a, b = algs["dp_se"].iloc[-1], algs["dp_ucb"].iloc[-1]
-            diffs.append((a["mean"] - b["mean"], float(np.hypot(a["sem"], b["sem"])),
-                          float(satterthwaite([a["sem"], b["sem"]], [a["runs"] - 1, b["runs"] - 1]))))
+            diffs.append(
+                (
+                    a["mean"] - b["mean"],
+                    float(np.hypot(a["sem"], b["sem"])),
+                    float(satterthwaite([a["sem"], b["sem"]], [a["runs"] - 1, b["runs"] - 1])),
+                )
+            )
     d, s, df = np.array(diffs).T
     w = halfwidth(s, df)
-    nums = {"settings": d.size, "DP-SE better beyond its t interval": int(np.sum(d < -w)),
-            "DP-UCB better beyond its t interval": int(np.sum(d > w))}
-    out.append(Claim(
-        paper, "C-1 (better)", statement,
-        "weakest reading: DP-SE's mean regret at T below DP-UCB's in every setting, beyond the difference's t "
-        "interval (Welch); 'fails' if DP-UCB's is below beyond it in some setting",
-        combine(np.where(d > w, FAILS, np.where(d < -w, HOLDS, INCONCLUSIVE))),
-        "settings won / lost by DP-SE at T", nums,
-    ))
+    nums = {
+        "settings": d.size,
+        "DP-SE better beyond its t interval": int(np.sum(d < -w)),
+        "DP-UCB better beyond its t interval": int(np.sum(d > w)),
+    }
+    out.append(
+        Claim(
+            paper,
+            "C-1 (better)",
+            statement,
+            "weakest reading: DP-SE's mean regret at T below DP-UCB's in every setting, beyond the difference's t "
+            "interval (Welch); 'fails' if DP-UCB's is below beyond it in some setting",
+            combine(np.where(d > w, FAILS, np.where(d < -w, HOLDS, INCONCLUSIVE))),
+            "settings won / lost by DP-SE at T",
+            nums,
+        )
+    )
     return out
 
 
@@ -223,9 +248,14 @@ def curve_shape(curve: pd.DataFrame, granularity: float, t_min: float) -> dict:
     sure, share = _counted(size, size - hw > tol)
     possible, share_possible = _counted(size, size + hw > tol)
     low, high = shape_of(sure, size.size, share), shape_of(possible, size.size, share_possible)
-    return {"slope changes": sure, "possible changes": possible, "checkpoints": size.size,
-            "fraction": sure / size.size if size.size else np.nan, "largest share": share,
-            "shape": low if low == high else "uncertain"}
+    return {
+        "slope changes": sure,
+        "possible changes": possible,
+        "checkpoints": size.size,
+        "fraction": sure / size.size if size.size else np.nan,
+        "largest share": share,
+        "shape": low if low == high else "uncertain",
+    }
 
 
 def shape_table(curves: pd.DataFrame) -> pd.DataFrame:
@@ -234,9 +264,16 @@ def shape_table(curves: pd.DataFrame) -> pd.DataFrame:
     for key, algs in settings(curves).items():
         g = gap_sum(key[0])
         for alg, c in algs.items():
-            rows.append({"instance": key[0], "epsilon": key[1], "algorithm": alg,
-                         **curve_shape(c, g, c.index.max() / 100), "flat from t": flat_from(c),
-                         "horizon": c.index.max()})
+            rows.append(
+                {
+                    "instance": key[0],
+                    "epsilon": key[1],
+                    "algorithm": alg,
+                    **curve_shape(c, g, c.index.max() / 100),
+                    "flat from t": flat_from(c),
+                    "horizon": c.index.max(),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -249,19 +286,28 @@ def _listed(names: list[str], most: int = 6) -> str:
     return ", ".join(names[:most]) + (" ..." if len(names) > most else "") if names else "none"
 
 
-def _shape_claim(tab: pd.DataFrame, paper: str, alg: str, claim_id: str, want: str, against: str,
-                 criterion: str, statement: str) -> Claim:
+def _shape_claim(
+    tab: pd.DataFrame, paper: str, alg: str, claim_id: str, want: str, against: str, criterion: str, statement: str
+) -> Claim:
     sub = tab[tab["algorithm"] == alg]
     seen = sub[sub["shape"] != "straight"]
     names = {s: [_name((r.instance, r.epsilon)) for r in seen[seen["shape"] == s].itertuples()] for s in SHAPES}
     verdict = combine([FAILS if s == against else (HOLDS if s == want else INCONCLUSIVE) for s in seen["shape"]])
     return Claim(
-        paper, claim_id, statement, criterion, verdict,
+        paper,
+        claim_id,
+        statement,
+        criterion,
+        verdict,
         f"{len(names[want])} of {len(seen)} bending curves {want}; {against}: {_listed(names[against])}; neither: "
         f"{_listed(names['neither'])}; uncertain: {_listed(names['uncertain'])}",
-        {"settings": len(sub), "straight (excluded)": len(sub) - len(seen),
-         **{s: len(v) for s, v in names.items()}, "median fraction": float(seen["fraction"].median()),
-         "median largest-change share": float(seen["largest share"].median())},
+        {
+            "settings": len(sub),
+            "straight (excluded)": len(sub) - len(seen),
+            **{s: len(v) for s, v in names.items()},
+            "median fraction": float(seen["fraction"].median()),
+            "median largest-change share": float(seen["largest share"].median()),
+        },
     )
 
 
@@ -269,27 +315,43 @@ def c2_claims(curves: pd.DataFrame, runs: pd.DataFrame, paper: str) -> list[Clai
     """C-2: DP-SE's mean curve piece-wise linear, DP-UCB's smooth, and DP-SE's runs finish eliminating."""
     statement = f"{SHAPE_QUOTE} ({QUOTES[paper][1]})."
     tab = shape_table(curves)
-    measure = ("Shapes on checkpoints t >= T/100: the slope changes at a checkpoint when the slopes of the "
-               "neighbouring intervals (lengths L1, L2) differ by more than the round-robin granularity "
-               f"Σgaps (1/L1 + 1/L2); 'kinked' = changes at <= {LINEAR_MAX:.0%} of the checkpoints or one change "
-               f"carrying >= {KINK_SHARE:.0%} of the slope's total variation, 'smooth' = changes at >= "
-               f"{SMOOTH_MIN:.0%} with no such kink, 'neither' in between; straight curves (no change) are "
-               "excluded. Uncertainty across runs: the shape is read counting only the changes beyond the "
-               "tolerance by more than their t interval (from the s.e. of the mean increments) and again counting "
-               "every change the interval cannot rule out; 'uncertain' where the two readings differ (counted like "
-               "'neither': inconclusive).")
+    measure = (
+        "Shapes on checkpoints t >= T/100: the slope changes at a checkpoint when the slopes of the "
+        "neighbouring intervals (lengths L1, L2) differ by more than the round-robin granularity "
+        f"Σgaps (1/L1 + 1/L2); 'kinked' = changes at <= {LINEAR_MAX:.0%} of the checkpoints or one change "
+        f"carrying >= {KINK_SHARE:.0%} of the slope's total variation, 'smooth' = changes at >= "
+        f"{SMOOTH_MIN:.0%} with no such kink, 'neither' in between; straight curves (no change) are "
+        "excluded. Uncertainty across runs: the shape is read counting only the changes beyond the "
+        "tolerance by more than their t interval (from the s.e. of the mean increments) and again counting "
+        "every change the interval cannot rule out; 'uncertain' where the two readings differ (counted like "
+        "'neither': inconclusive)."
+    )
     out = [
         _shape_claim(
-            tab, paper, "dp_se", "C-2 (DP-SE piecewise linear)", "kinked", "smooth",
+            tab,
+            paper,
+            "dp_se",
+            "C-2 (DP-SE piecewise linear)",
+            "kinked",
+            "smooth",
             f"{measure} Holds if DP-SE's mean curve is kinked in every setting where it bends, fails if it is smooth "
             "in one. Not a tautology: each run is linear within an epoch, but the mean over runs bends wherever "
             "some run ends an epoch, and epoch ends move with the number of arms a run has eliminated, so runs "
-            "with different elimination histories smooth the mean curve.", statement),
+            "with different elimination histories smooth the mean curve.",
+            statement,
+        ),
         _shape_claim(
-            tab, paper, "dp_ucb", "C-2 (DP-UCB smooth)", "smooth", "kinked",
+            tab,
+            paper,
+            "dp_ucb",
+            "C-2 (DP-UCB smooth)",
+            "smooth",
+            "kinked",
             f"{measure} Holds if DP-UCB's mean curve is smooth in every setting where it bends, fails if it is "
             "kinked in one (a few sharp slope changes, or one dominating kink, also in a noisy curve whose slope "
-            "changes everywhere).", statement),
+            "changes everywhere).",
+            statement,
+        ),
     ]
     rs = run_settings(curves, runs)
     guaranteed, excluded = [], []  # (setting, unfinished runs, runs); setting
@@ -300,21 +362,29 @@ def c2_claims(curves: pd.DataFrame, runs: pd.DataFrame, paper: str) -> list[Clai
         else:
             excluded.append(_name((inst, eps)))
     bad = [f"{name} ({left} of {n} runs)" for name, left, n in guaranteed if left]
-    out.append(Claim(
-        paper, "C-2 (flat tail)", statement,
-        "'at some point it eliminates all suboptimal arms': in every setting where DP-SE's schedule guarantees the "
-        "last elimination before T on its good event (probability >= 1 - 1/T per run; proof of Sajed & Sheffet "
-        "2019, Lemma 4.2: epoch e removes every arm with gap >= 2^-e), every run has eliminated all suboptimal "
-        "arms by T (read from its final pull counts), so the mean curve ends flat. Settings where the guarantee "
-        "falls after T are excluded, not failed; inconclusive if every setting is excluded. Structural: the "
-        "schedule implies it, so it guards the implementation",
-        FAILS if bad else (HOLDS if guaranteed else INCONCLUSIVE),
-        f"{len(guaranteed)} settings guaranteed to finish, unfinished runs in: {_listed(bad)}; excluded (guarantee "
-        f"after T): {_listed(excluded)}",
-        {"settings guaranteed": len(guaranteed), "runs there": sum(n for *_, n in guaranteed),
-         "unfinished runs there": sum(left for _, left, _ in guaranteed), "settings excluded": len(excluded)},
-        kind=STRUCTURAL,
-    ))
+    out.append(
+        Claim(
+            paper,
+            "C-2 (flat tail)",
+            statement,
+            "'at some point it eliminates all suboptimal arms': in every setting where DP-SE's schedule guarantees the "
+            "last elimination before T on its good event (probability >= 1 - 1/T per run; proof of Sajed & Sheffet "
+            "2019, Lemma 4.2: epoch e removes every arm with gap >= 2^-e), every run has eliminated all suboptimal "
+            "arms by T (read from its final pull counts), so the mean curve ends flat. Settings where the guarantee "
+            "falls after T are excluded, not failed; inconclusive if every setting is excluded. Structural: the "
+            "schedule implies it, so it guards the implementation",
+            FAILS if bad else (HOLDS if guaranteed else INCONCLUSIVE),
+            f"{len(guaranteed)} settings guaranteed to finish, unfinished runs in: {_listed(bad)}; excluded (guarantee "
+            f"after T): {_listed(excluded)}",
+            {
+                "settings guaranteed": len(guaranteed),
+                "runs there": sum(n for *_, n in guaranteed),
+                "unfinished runs there": sum(left for _, left, _ in guaranteed),
+                "settings excluded": len(excluded),
+            },
+            kind=STRUCTURAL,
+        )
+    )
     return out
 
 

@@ -75,11 +75,14 @@ def _duel(tab, a, b, mask, claim_id, statement, scope) -> Claim:
     sub = tab[mask].reset_index(drop=True)
     w = _wins(sub, a, b)
     return Claim(
-        "sajed2019thesis", claim_id, statement,
+        "sajed2019thesis",
+        claim_id,
+        statement,
         f"{LABELS[a]}'s mean regret at T below {LABELS[b]}'s beyond the t interval in every {scope}; 'fails' if "
         f"{LABELS[b]} is lower beyond it anywhere",
         combine(np.where(w > 0, HOLDS, np.where(w < 0, FAILS, INCONCLUSIVE))),
-        f"{LABELS[a]} wins / ties / loses; losses at: {_where(sub, w < 0)}", _count(w),
+        f"{LABELS[a]} wins / ties / loses; losses at: {_where(sub, w < 0)}",
+        _count(w),
     )
 
 
@@ -110,8 +113,11 @@ def _time_ratios(tab: pd.DataFrame, low: float, high: float) -> tuple[list[str],
     """
     verdicts, nums = [], {}
     for row in tab.to_dict("records"):
-        q, se, df = ratio(*(row[f"{alg}{x}"] for alg in ("dp_se2", "dp_se2_modified") for x in ("", " s.e.")),
-                          row["dp_se2 df"], row["dp_se2_modified df"])
+        q, se, df = ratio(
+            *(row[f"{alg}{x}"] for alg in ("dp_se2", "dp_se2_modified") for x in ("", " s.e.")),
+            row["dp_se2 df"],
+            row["dp_se2_modified df"],
+        )
         name = f"K={row['K']} ε={row['epsilon']:g}"
         if row["dp_se2_modified unfinished"] or not row["dp_se2_modified runs"]:
             verdicts.append(INCONCLUSIVE)
@@ -126,97 +132,158 @@ def _time_ratios(tab: pd.DataFrame, low: float, high: float) -> tuple[list[str],
 
 
 def _q(text: str) -> str:
-    return f"\"{text}\" ({SOURCE})."
+    return f'"{text}" ({SOURCE}).'
 
 
 def c3_claims(tab: pd.DataFrame, times: pd.DataFrame) -> list[Claim]:
     """C-3 from the final regrets ``tab`` (:func:`duel_table`) and elimination times ``times``."""
     inst, eps, k = tab["instance"], tab["epsilon"], tab["K"]
     out = [
-        _duel(tab, "dp_se", "dp_se2", inst.notna(), "C-3 (DP-SE vs DP-SE 2)",
-              _q("Comparing DP-SE 2 and its variant with DP-SE we find that in all cases DP-SE outperforms DP-SE 2"),
-              "setting"),
-        _duel(tab, "dp_se2_modified", "dp_ucb", inst.notna(), "C-3 (modified vs DP-UCB)",
-              _q("Moreover, in all settings the modified DP-SE 2 outperforms DP-UCB"), "setting"),
-        _duel(tab, "dp_se2", "dp_ucb", inst.isin(["C2", "C3"]), "C-3 (C2, C3: DP-SE 2 vs DP-UCB)",
-              _q("In all other cases — and especially note the consistency throughout all experiments in setting C2 "
-                 "and C3 — our naive DP-SE 2 outperforms the DP-UCB baseline"), "C2 and C3 setting"),
+        _duel(
+            tab,
+            "dp_se",
+            "dp_se2",
+            inst.notna(),
+            "C-3 (DP-SE vs DP-SE 2)",
+            _q("Comparing DP-SE 2 and its variant with DP-SE we find that in all cases DP-SE outperforms DP-SE 2"),
+            "setting",
+        ),
+        _duel(
+            tab,
+            "dp_se2_modified",
+            "dp_ucb",
+            inst.notna(),
+            "C-3 (modified vs DP-UCB)",
+            _q("Moreover, in all settings the modified DP-SE 2 outperforms DP-UCB"),
+            "setting",
+        ),
+        _duel(
+            tab,
+            "dp_se2",
+            "dp_ucb",
+            inst.isin(["C2", "C3"]),
+            "C-3 (C2, C3: DP-SE 2 vs DP-UCB)",
+            _q(
+                "In all other cases — and especially note the consistency throughout all experiments in setting C2 "
+                "and C3 — our naive DP-SE 2 outperforms the DP-UCB baseline"
+            ),
+            "C2 and C3 setting",
+        ),
     ]
     w = _wins(tab, "dp_se", "dp_se2_modified")
-    out.append(Claim(
-        "sajed2019thesis", "C-3 (DP-SE vs modified, most)",
-        _q("... in all cases DP-SE outperforms DP-SE 2 and most of the times it shows improvements over modified "
-           "DP-SE 2"),
-        "DP-SE's mean regret at T below modified DP-SE 2's beyond the t interval in more than half of the settings; "
-        "'fails' if modified DP-SE 2 is lower beyond the t interval in at least half",
-        HOLDS if np.sum(w > 0) > w.size / 2 else (FAILS if np.sum(w < 0) >= w.size / 2 else INCONCLUSIVE),
-        f"DP-SE wins / ties / loses; losses at: {_where(tab, w < 0)}", _count(w),
-    ))
+    out.append(
+        Claim(
+            "sajed2019thesis",
+            "C-3 (DP-SE vs modified, most)",
+            _q(
+                "... in all cases DP-SE outperforms DP-SE 2 and most of the times it shows improvements over modified "
+                "DP-SE 2"
+            ),
+            "DP-SE's mean regret at T below modified DP-SE 2's beyond the t interval in more than half of the "
+            "settings; 'fails' if modified DP-SE 2 is lower beyond the t interval in at least half",
+            HOLDS if np.sum(w > 0) > w.size / 2 else (FAILS if np.sum(w < 0) >= w.size / 2 else INCONCLUSIVE),
+            f"DP-SE wins / ties / loses; losses at: {_where(tab, w < 0)}",
+            _count(w),
+        )
+    )
     c1 = inst == "C1"
     easy = c1 & ((eps <= SMALL_EPS) | (k >= 20))
     hard = c1 & (eps > SMALL_EPS) & (k < 20)
     w_easy, w_hard = _wins(tab[easy], "dp_se2", "dp_ucb"), _wins(tab[hard], "dp_se2", "dp_ucb")
     ok = w_easy.size and np.all(w_easy > 0) and np.any(w_hard < 0)
-    out.append(Claim(
-        "sajed2019thesis", "C-3 (C1 split)",
-        _q("in setting C1, where all gaps are the same and quite small, the DP-SE 2 algorithm outperforms the DP-UCB "
-           "baseline when either ε is small (<= 0.25 in our experiments) or for large values of K (see Figure A.1 "
-           "and A.5). In other words, the conditions for which DP-UCB is better than DP-SE 2 are when ε is fairly "
-           "large, the number of arms is moderate, and all arms have identical and fairly small gaps"),
-        "C1: DP-SE 2 below DP-UCB at T beyond the t interval in every setting with ε <= 0.25 or K = 20 (the "
-        "grid's large "
-        "K), and DP-UCB below DP-SE 2 beyond the t interval in at least one setting with ε > 0.25 and K < 20; "
-        "'fails' if "
-        "DP-UCB is lower beyond the t interval in a small-ε or K = 20 setting, or DP-SE 2 in every other one",
-        HOLDS if ok else (FAILS if np.any(w_easy < 0) or (w_hard.size and np.all(w_hard > 0)) else INCONCLUSIVE),
-        f"DP-UCB wins at: {_where(tab[hard], w_hard < 0)}; DP-SE 2 loses in the small-ε / K = 20 cases at: "
-        f"{_where(tab[easy], w_easy < 0)}",
-        {"small ε or K=20: wins/ties/losses": "{wins}/{ties}/{losses}".format(**_count(w_easy)),
-         "others: DP-UCB wins": int(np.sum(w_hard < 0)), "others": int(w_hard.size)},
-    ))
+    out.append(
+        Claim(
+            "sajed2019thesis",
+            "C-3 (C1 split)",
+            _q(
+                "in setting C1, where all gaps are the same and quite small, the DP-SE 2 algorithm outperforms the "
+                "DP-UCB "
+                "baseline when either ε is small (<= 0.25 in our experiments) or for large values of K (see Figure A.1 "
+                "and A.5). In other words, the conditions for which DP-UCB is better than DP-SE 2 are when ε is fairly "
+                "large, the number of arms is moderate, and all arms have identical and fairly small gaps"
+            ),
+            "C1: DP-SE 2 below DP-UCB at T beyond the t interval in every setting with ε <= 0.25 or K = 20 (the "
+            "grid's large "
+            "K), and DP-UCB below DP-SE 2 beyond the t interval in at least one setting with ε > 0.25 and K < 20; "
+            "'fails' if "
+            "DP-UCB is lower beyond the t interval in a small-ε or K = 20 setting, or DP-SE 2 in every other one",
+            HOLDS if ok else (FAILS if np.any(w_easy < 0) or (w_hard.size and np.all(w_hard > 0)) else INCONCLUSIVE),
+            f"DP-UCB wins at: {_where(tab[hard], w_hard < 0)}; DP-SE 2 loses in the small-ε / K = 20 cases at: "
+            f"{_where(tab[easy], w_easy < 0)}",
+            {
+                "small ε or K=20: wins/ties/losses": "{wins}/{ties}/{losses}".format(**_count(w_easy)),
+                "others: DP-UCB wins": int(np.sum(w_hard < 0)),
+                "others": int(w_hard.size),
+            },
+        )
+    )
     c4 = (inst == "C4") & (eps > SMALL_EPS)
     w4 = _wins(tab[c4], "dp_se2", "dp_ucb")
-    out.append(Claim(
-        "sajed2019thesis", "C-3 (C4, large ε)",
-        _q("The setting C4 further adds mounting evidence that naive DP-SE 2 can be outperformed by DP-UCB for small "
-           "suboptimality gaps and large values of ε (see Figure A.4 and A.8)"),
-        "DP-UCB below DP-SE 2 at T beyond the t interval in at least one C4 setting with ε > 0.25; 'fails' if DP-SE 2 "
-        "is lower beyond the t interval in all of them",
-        HOLDS if np.any(w4 < 0) else (FAILS if w4.size and np.all(w4 > 0) else INCONCLUSIVE),
-        f"DP-UCB wins at: {_where(tab[c4], w4 < 0)}", _count(w4, "DP-SE 2 wins", "DP-UCB wins"),
-    ))
-    timing = ("elimination time = mean over runs of the step after which a run pulls only one arm (from its final "
-              "pull counts), ± s.e.; ratio standard / modified with its delta-method s.e. and Satterthwaite df")
+    out.append(
+        Claim(
+            "sajed2019thesis",
+            "C-3 (C4, large ε)",
+            _q(
+                "The setting C4 further adds mounting evidence that naive DP-SE 2 can be outperformed by DP-UCB for "
+                "small suboptimality gaps and large values of ε (see Figure A.4 and A.8)"
+            ),
+            "DP-UCB below DP-SE 2 at T beyond the t interval in at least one C4 setting with ε > 0.25; 'fails' if "
+            "DP-SE 2 is lower beyond the t interval in all of them",
+            HOLDS if np.any(w4 < 0) else (FAILS if w4.size and np.all(w4 > 0) else INCONCLUSIVE),
+            f"DP-UCB wins at: {_where(tab[c4], w4 < 0)}",
+            _count(w4, "DP-SE 2 wins", "DP-UCB wins"),
+        )
+    )
+    timing = (
+        "elimination time = mean over runs of the step after which a run pulls only one arm (from its final "
+        "pull counts), ± s.e.; ratio standard / modified with its delta-method s.e. and Satterthwaite df"
+    )
     verdicts, nums = _time_ratios(times[times["instance"] == "C2"], 0.0, NOT_LONG_AFTER)
-    out.append(Claim(
-        "sajed2019thesis", "C-3 (C2, not long after)",
-        _q("comparing the curves for DP-SE 2 and the modified DP-SE 2 in Figure A.2, we see that standard DP-SE 2 "
-           "eliminates all suboptimal arms not long after the modified DP-SE 2 eliminates all suboptimal arms"),
-        f"C2, every setting: {timing} <= {NOT_LONG_AFTER:g} beyond the t interval. The thesis contrasts this with C1's "
-        "'drastic' 5-fold difference, and DP-SE 2 checks for halting at rounds r = 2^l, so 'not long after' is read "
-        f"as at most one doubling later. 'Fails' if a ratio exceeds {NOT_LONG_AFTER:g} beyond the t interval "
-        "(a standard run "
-        "unfinished at T counts as T: a lower bound); a setting with an unfinished modified run is inconclusive",
-        combine(verdicts), "standard / modified elimination time per C2 setting", nums,
-    ))
+    out.append(
+        Claim(
+            "sajed2019thesis",
+            "C-3 (C2, not long after)",
+            _q(
+                "comparing the curves for DP-SE 2 and the modified DP-SE 2 in Figure A.2, we see that standard DP-SE 2 "
+                "eliminates all suboptimal arms not long after the modified DP-SE 2 eliminates all suboptimal arms"
+            ),
+            f"C2, every setting: {timing} <= {NOT_LONG_AFTER:g} beyond the t interval. The thesis contrasts this "
+            "with C1's "
+            "'drastic' 5-fold difference, and DP-SE 2 checks for halting at rounds r = 2^l, so 'not long after' is "
+            "read "
+            f"as at most one doubling later. 'Fails' if a ratio exceeds {NOT_LONG_AFTER:g} beyond the t interval "
+            "(a standard run "
+            "unfinished at T counts as T: a lower bound); a setting with an unfinished modified run is inconclusive",
+            combine(verdicts),
+            "standard / modified elimination time per C2 setting",
+            nums,
+        )
+    )
     c1_times = times[(times["instance"] == "C1") & (times["epsilon"] > SMALL_EPS)]
     verdicts, nums = _time_ratios(c1_times, *FASTER_BAND)
-    out.append(Claim(
-        "sajed2019thesis", "C-3 (C1, modified faster)",
-        _q("Here the gap between arms is small enough s.t. the key component in the decision to halt is the "
-           "Hoeffding bound (unless ε is quite small). Indeed, the modified DP-SE 2 algorithm, which sets the "
-           "dependency on the Hoeffding bound to be 5-times smaller than in the standard DP-SE 2 algorithm, also "
-           "happens to eliminate all suboptimal arms in (roughly) 1/5 of the time it takes the standard DP-SE 2 "
-           "algorithm to eliminate all arms"),
-        f"C1 with ε > {SMALL_EPS:g} (the thesis's 'small' ε, where the Hoeffding bound need not dominate, excluded): "
-        f"{timing} inside [{FASTER_BAND[0]:g}, {FASTER_BAND[1]:g}] beyond the t interval in every setting: "
-        "'roughly' 5, "
-        "within a factor 2 because halting happens at power-of-two rounds. 'Fails' if some ratio lies outside "
-        "beyond the t interval (a standard run unfinished at T counts as T: the ratio is then a lower bound); "
-        "a setting "
-        "with an unfinished modified run is inconclusive",
-        combine(verdicts), "standard / modified elimination time per C1 setting", nums,
-    ))
+    out.append(
+        Claim(
+            "sajed2019thesis",
+            "C-3 (C1, modified faster)",
+            _q(
+                "Here the gap between arms is small enough s.t. the key component in the decision to halt is the "
+                "Hoeffding bound (unless ε is quite small). Indeed, the modified DP-SE 2 algorithm, which sets the "
+                "dependency on the Hoeffding bound to be 5-times smaller than in the standard DP-SE 2 algorithm, also "
+                "happens to eliminate all suboptimal arms in (roughly) 1/5 of the time it takes the standard DP-SE 2 "
+                "algorithm to eliminate all arms"
+            ),
+            f"C1 with ε > {SMALL_EPS:g} (the thesis's 'small' ε, where the Hoeffding bound need not dominate, "
+            "excluded): "
+            f"{timing} inside [{FASTER_BAND[0]:g}, {FASTER_BAND[1]:g}] beyond the t interval in every setting: "
+            "'roughly' 5, "
+            "within a factor 2 because halting happens at power-of-two rounds. 'Fails' if some ratio lies outside "
+            "beyond the t interval (a standard run unfinished at T counts as T: the ratio is then a lower bound); "
+            "a setting with an unfinished modified run is inconclusive",
+            combine(verdicts),
+            "standard / modified elimination time per C1 setting",
+            nums,
+        )
+    )
     return out
 
 
@@ -225,5 +292,8 @@ def sajed2019thesis(results: str | Path) -> list[Claim]:
     ch6 = text_variants(ch6)
     appendix, appendix_runs = load_tables(results, "sajed2019thesis", APPENDIX_FIGS)
     appendix = text_variants(appendix)
-    return (c1_claims(ch6, "sajed2019thesis") + c2_claims(ch6, ch6_runs, "sajed2019thesis")
-            + c3_claims(duel_table(appendix), elimination_table(appendix, appendix_runs)))
+    return (
+        c1_claims(ch6, "sajed2019thesis")
+        + c2_claims(ch6, ch6_runs, "sajed2019thesis")
+        + c3_claims(duel_table(appendix), elimination_table(appendix, appendix_runs))
+    )

@@ -38,7 +38,7 @@ def _t_min(curves: pd.DataFrame, figure: str) -> float:
 
 
 def _quote(text: str) -> str:
-    return f"\"{text}\" ({SOURCE})."
+    return f'"{text}" ({SOURCE}).'
 
 
 def _gap_growth(curves: pd.DataFrame, figure: str) -> tuple[str, dict]:
@@ -51,7 +51,10 @@ def _gap_growth(curves: pd.DataFrame, figure: str) -> tuple[str, dict]:
     growth_df = satterthwaite([s[-1], s[i10]], [df[-1], df[i10]])
     proportional = abs(d[i10]) * (ucb.loc[t[-1], "mean"] / ucb.loc[t[i10], "mean"] - 1)
     return threshold_verdict(growth, se, high=proportional / 2, df=growth_df), {
-        f"{figure}: gap at T/10": d[i10], f"{figure}: gap at T": d[-1], f"{figure}: margin": proportional / 2}
+        f"{figure}: gap at T/10": d[i10],
+        f"{figure}: gap at T": d[-1],
+        f"{figure}: margin": proportional / 2,
+    }
 
 
 def _crossing(curves: pd.DataFrame, figure: str) -> tuple[str, dict]:
@@ -77,8 +80,14 @@ def _spreads(runs: pd.DataFrame, algorithms) -> pd.DataFrame:
     rows = []
     for (fig, alg), g in runs[runs["algorithm"].isin(algorithms)].groupby(["figure", "algorithm"]):
         g = g.sort_values("run").head(PAPER_RUNS)
-        rows.append({"figure": fig, "algorithm": alg, "runs": len(g),
-                     **{m: g[col].max() - g[col].min() for m, col in METRICS.items()}})
+        rows.append(
+            {
+                "figure": fig,
+                "algorithm": alg,
+                "runs": len(g),
+                **{m: g[col].max() - g[col].min() for m, col in METRICS.items()},
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -108,88 +117,137 @@ def tossou2016(results: str | Path) -> list[Claim]:
             d, s, df = compare(at(curves, f, "dp_ucb_int", tm), at(curves, f, alg, tm))
             diffs.append((d, s, df))
             nums[f"{f}:{alg}-INT@T"] = -d[-1]
-    out.append(Claim(
-        "tossou2016", "C1", _quote("As expected, the performance of DP-UCB-INT is significantly better than all other "
-                                   "private algorithms"),
-        "mean regret of DP-UCB-INT below DP-UCB-BOUND, DP-UCB and Private-UCB at every checkpoint t >= T/100 "
-        "(the paper's t >~ 10^3 of T = 10^5), all four panels, beyond the t interval; 'fails' if above beyond "
-        "the t interval at one",
-        ordering_verdict(diffs), "regret difference (other - INT) at the horizon per panel", nums,
-    ))
+    out.append(
+        Claim(
+            "tossou2016",
+            "C1",
+            _quote(
+                "As expected, the performance of DP-UCB-INT is significantly better than all other private algorithms"
+            ),
+            "mean regret of DP-UCB-INT below DP-UCB-BOUND, DP-UCB and Private-UCB at every checkpoint t >= T/100 "
+            "(the paper's t >~ 10^3 of T = 10^5), all four panels, beyond the t interval; 'fails' if above beyond "
+            "the t interval at one",
+            ordering_verdict(diffs),
+            "regret difference (other - INT) at the horizon per panel",
+            nums,
+        )
+    )
     verdicts, nums = [], {}
     for f in TOSSOU_FIGS:
         v, n = _gap_growth(curves, f)
         verdicts.append(v)
         nums.update(n)
-    out.append(Claim(
-        "tossou2016", "C2", _quote("More importantly, the gap between the regret of DP-UCB-INT and the non private UCB "
-                                   "does not increase with time confirming the theoretical regret"),
-        "in every panel, growth of the mean regret gap g = INT - UCB from T/10 to T at most half the growth "
-        "g(T/10) (R_UCB(T) / R_UCB(T/10) - 1) that a gap proportional to UCB's regret would show, beyond the "
-        "t interval "
-        "(the paper contrasts INT's additive constant, Theorem 3.5, with the other algorithms' multiplicative "
-        "factors); 'fails' if the growth exceeds that margin beyond the t interval (s.e. of the two "
-        "checkpoints combined "
-        "as if independent, which overstates it)",
-        combine(verdicts), "mean regret gap INT - UCB at T/10 and T, and the margin", nums,
-    ))
+    out.append(
+        Claim(
+            "tossou2016",
+            "C2",
+            _quote(
+                "More importantly, the gap between the regret of DP-UCB-INT and the non private UCB "
+                "does not increase with time confirming the theoretical regret"
+            ),
+            "in every panel, growth of the mean regret gap g = INT - UCB from T/10 to T at most half the growth "
+            "g(T/10) (R_UCB(T) / R_UCB(T/10) - 1) that a gap proportional to UCB's regret would show, beyond the "
+            "t interval "
+            "(the paper contrasts INT's additive constant, Theorem 3.5, with the other algorithms' multiplicative "
+            "factors); 'fails' if the growth exceeds that margin beyond the t interval (s.e. of the two "
+            "checkpoints combined "
+            "as if independent, which overstates it)",
+            combine(verdicts),
+            "mean regret gap INT - UCB at T/10 and T, and the margin",
+            nums,
+        )
+    )
     verdicts, nums = [], {}
     for f in TOSSOU_FIGS:
         v, n = _crossing(curves, f)
         verdicts.append(v)
         nums.update(n)
-    out.append(Claim(
-        "tossou2016", "C3", _quote("We can notice that DP-UCB is better than DP-UCB-BOUND for small time steps. "
-                                   "However, as the time step increases DP-UCB-BOUND outperforms DP-UCB and eventually "
-                                   "catches its regret"),
-        "in every panel, with d(t) = R(DP-UCB) - R(DP-UCB-BOUND): DP-UCB ahead (d < 0 beyond the t interval) at some "
-        "checkpoint, the gap closing from there to T (beyond the t interval) and BOUND caught up at T (d(T) "
-        ">= minus the t half-width; a "
-        "tie counts, 'catches'); 'fails' if DP-UCB is still ahead at T beyond the t interval, or if it is never ahead "
-        "while BOUND is ahead beyond the t interval at every checkpoint t >= T/100",
-        combine(verdicts), "regret difference DP-UCB - DP-UCB-BOUND at DP-UCB's largest lead and at T", nums,
-    ))
+    out.append(
+        Claim(
+            "tossou2016",
+            "C3",
+            _quote(
+                "We can notice that DP-UCB is better than DP-UCB-BOUND for small time steps. "
+                "However, as the time step increases DP-UCB-BOUND outperforms DP-UCB and eventually "
+                "catches its regret"
+            ),
+            "in every panel, with d(t) = R(DP-UCB) - R(DP-UCB-BOUND): DP-UCB ahead (d < 0 beyond the t interval) at "
+            "some checkpoint, the gap closing from there to T (beyond the t interval) and BOUND caught up at T (d(T) "
+            ">= minus the t half-width; a "
+            "tie counts, 'catches'); 'fails' if DP-UCB is still ahead at T beyond the t interval, or if it is never "
+            "ahead while BOUND is ahead beyond the t interval at every checkpoint t >= T/100",
+            combine(verdicts),
+            "regret difference DP-UCB - DP-UCB-BOUND at DP-UCB's largest lead and at T",
+            nums,
+        )
+    )
     diffs, nums = [], {}
     for f in TOSSOU_FIGS:
         tm = _t_min(curves, f)
         for alg in ("ucb", "dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound"):
             diffs.append(compare(at(curves, f, alg, tm), at(curves, f, "private_ucb", tm)))
         nums[f"{f}:private_ucb@T"] = at(curves, f, "private_ucb")["mean"].iloc[-1]
-    out.append(Claim(
-        "tossou2016", "C4", _quote("Private-UCB performs worse than all other algorithms which is not surprising"),
-        "Private-UCB has the highest mean regret at every checkpoint t >= T/100 in every panel, beyond the t interval; "
-        "'fails' if another algorithm is above it beyond the t interval at one",
-        ordering_verdict(diffs), "Private-UCB mean regret at T", nums,
-    ))
+    out.append(
+        Claim(
+            "tossou2016",
+            "C4",
+            _quote("Private-UCB performs worse than all other algorithms which is not surprising"),
+            "Private-UCB has the highest mean regret at every checkpoint t >= T/100 in every panel, beyond the t "
+            "interval; 'fails' if another algorithm is above it beyond the t interval at one",
+            ordering_verdict(diffs),
+            "Private-UCB mean regret at T",
+            nums,
+        )
+    )
     two = runs[runs["figure"].isin(TWO_ARM_FIGS) & (runs["variant"] == "")]
-    spans = ("spread = max - min of the final regret over the first 100 runs (the paper's count), per 2-arm panel; "
-             "fewer runs give a lower bound on the 100-run spread, which can show it above a value but never below; "
-             "the paper does not say pseudo- or realised regret: a verdict only where both agree")
+    spans = (
+        "spread = max - min of the final regret over the first 100 runs (the paper's count), per 2-arm panel; "
+        "fewer runs give a lower bound on the 100-run spread, which can show it above a value but never below; "
+        "the paper does not say pseudo- or realised regret: a verdict only where both agree"
+    )
     ours = _spreads(two, ("ucb", "dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound"))
-    per = {m: combine(_spread_verdict(r[m], r["runs"], SPREAD_OURS, below=True) for _, r in ours.iterrows())
-           for m in METRICS}
-    out.append(Claim(
-        "tossou2016", "C5", _quote("the difference between the best regret (after 100 runs) and worst regret is very "
-                                   "consistent for all our algorithms and the non private UCB (it is under 664.5 for "
-                                   "the 2 arms scenario)"),
-        f"{spans}: under {SPREAD_OURS:g} for UCB, DP-UCB-INT, DP-UCB and DP-UCB-BOUND",
-        _both_metrics(per), f"verdict with pseudo-regret {per['pseudo']}, with realised regret {per['realised']}",
-        {f"{r.figure}:{r.algorithm}": f"pseudo {r.pseudo:.1f}, realised {r.realised:.1f} ({r.runs} runs)"
-         for r in ours.itertuples()},
-    ))
+    per = {
+        m: combine(_spread_verdict(r[m], r["runs"], SPREAD_OURS, below=True) for _, r in ours.iterrows())
+        for m in METRICS
+    }
+    out.append(
+        Claim(
+            "tossou2016",
+            "C5",
+            _quote(
+                "the difference between the best regret (after 100 runs) and worst regret is very "
+                "consistent for all our algorithms and the non private UCB (it is under 664.5 for "
+                "the 2 arms scenario)"
+            ),
+            f"{spans}: under {SPREAD_OURS:g} for UCB, DP-UCB-INT, DP-UCB and DP-UCB-BOUND",
+            _both_metrics(per),
+            f"verdict with pseudo-regret {per['pseudo']}, with realised regret {per['realised']}",
+            {
+                f"{r.figure}:{r.algorithm}": f"pseudo {r.pseudo:.1f}, realised {r.realised:.1f} ({r.runs} runs)"
+                for r in ours.itertuples()
+            },
+        )
+    )
     pu = _spreads(two, ("private_ucb",))
     per = {}
     for m in METRICS:  # "reaches": in one panel at least
         v = [_spread_verdict(r[m], r["runs"], SPREAD_PRIVATE_UCB, below=False) for _, r in pu.iterrows()]
         per[m] = HOLDS if HOLDS in v else (FAILS if v and set(v) == {FAILS} else INCONCLUSIVE)
-    out.append(Claim(
-        "tossou2016", "C6", _quote("However, this gap reaches 30,000 for Private-UCB"),
-        f"{spans}: Private-UCB's spread at least {SPREAD_PRIVATE_UCB:,.0f} in one 2-arm panel. 30,000 = Δ T is the "
-        "largest pseudo-regret a 2-arm run can have (every pull on the 0.6 arm), so 'reaches 30,000' is read as "
-        "within a factor 2 of it: some run lost at least half the horizon to the wrong arm while another did not. "
-        "Computed from the simulated Private-UCB, whose confidence term the paper does not give (reconstructed)",
-        _both_metrics(per), f"verdict with pseudo-regret {per['pseudo']}, with realised regret {per['realised']}",
-        {f"{r.figure}": f"pseudo {r.pseudo:.1f}, realised {r.realised:.1f} ({r.runs} runs)"
-         for r in pu.itertuples()},
-    ))
+    out.append(
+        Claim(
+            "tossou2016",
+            "C6",
+            _quote("However, this gap reaches 30,000 for Private-UCB"),
+            f"{spans}: Private-UCB's spread at least {SPREAD_PRIVATE_UCB:,.0f} in one 2-arm panel. 30,000 = Δ T is the "
+            "largest pseudo-regret a 2-arm run can have (every pull on the 0.6 arm), so 'reaches 30,000' is read as "
+            "within a factor 2 of it: some run lost at least half the horizon to the wrong arm while another did not. "
+            "Computed from the simulated Private-UCB, whose confidence term the paper does not give (reconstructed)",
+            _both_metrics(per),
+            f"verdict with pseudo-regret {per['pseudo']}, with realised regret {per['realised']}",
+            {
+                f"{r.figure}": f"pseudo {r.pseudo:.1f}, realised {r.realised:.1f} ({r.runs} runs)"
+                for r in pu.itertuples()
+            },
+        )
+    )
     return out

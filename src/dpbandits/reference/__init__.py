@@ -20,8 +20,7 @@ from ._policy import argmax_ties
 __all__ = ["argmax_ties", "simulate"]
 
 
-def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, noise_factor=1.0,
-             **params):
+def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, noise_factor=1.0, **params):
     """Reference twin of :func:`dpbandits.simulate` (same arguments, same result type).
 
     ``noise_factor`` (> 0) multiplies the scale of every noise draw of the twin (the Generator methods named
@@ -57,8 +56,16 @@ def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, f
                 regret[j, c] = cum
                 c += 1
     meta = {
-        "algorithm": alg.name, "means": means.tolist(), "horizon": horizon, "epsilon": epsilon,
-        "params": resolved, "seed": seed, "config_key": key, "run_ids": run_ids.tolist(),
-        "engine": "reference", "noise_factor": noise_factor, "versions": versions(),
+        "algorithm": alg.name,
+        "means": means.tolist(),
+        "horizon": horizon,
+        "epsilon": epsilon,
+        "params": resolved,
+        "seed": seed,
+        "config_key": key,
+        "run_ids": run_ids.tolist(),
+        "engine": "reference",
+        "noise_factor": noise_factor,
+        "versions": versions(),
     }
     return SimulationResult(ckpts, regret, pulls, reward_sum, meta)

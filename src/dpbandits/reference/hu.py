@@ -52,10 +52,7 @@ class AnytimeLazyUCB(_LazyEpochs):
         if t <= self.k:
             return t - 1
         lt = math.log(t)
-        index = [
-            self.mu[j] + math.sqrt(3 * lt / self.O[j]) + 3 * lt / (self.eps * self.O[j])
-            for j in range(self.k)
-        ]
+        index = [self.mu[j] + math.sqrt(3 * lt / self.O[j]) + 3 * lt / (self.eps * self.O[j]) for j in range(self.k)]
         return argmax_ties(index, self.rng, self.random_ties)
 
 

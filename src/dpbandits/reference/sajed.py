@@ -30,8 +30,10 @@ class DPSE:
         self.epoch += 1
         e, m, beta = self.epoch, len(self.S), self.beta
         delta = 2.0**-e
-        self.R = max(32 * math.log(8 * m * e**2 / beta) / delta**2,
-                     8 * math.log(4 * m * e**2 / beta) / (self.eps * delta)) + 1
+        self.R = (
+            max(32 * math.log(8 * m * e**2 / beta) / delta**2, 8 * math.log(4 * m * e**2 / beta) / (self.eps * delta))
+            + 1
+        )
         self.mean = dict.fromkeys(self.S, 0.0)
         self.r, self.pos = 1, 0  # first pass of "while r < R_e: r <- r + 1" (R_e > 1)
 
@@ -74,8 +76,11 @@ class DPUCB:
         beta = 1.0 / horizon if params["beta"] is None else params["beta"]  # None: beta = 1/T
         # Gamma = (log T)^2 ln(K T ln T / beta) / eps (thesis Algorithm 6, line 3; docs/reconstructions.md)
         log_t = math.log(horizon) if params["gamma_log"] == "e" else math.log2(horizon)
-        self.gamma = log_t**2 * math.log(k * horizon * math.log(horizon) / beta) / (
-            epsilon if params["gamma_denominator"] == "eps" else 2.0)
+        self.gamma = (
+            log_t**2
+            * math.log(k * horizon * math.log(horizon) / beta)
+            / (epsilon if params["gamma_denominator"] == "eps" else 2.0)
+        )
         self.n = [0] * k
         self.released = [0.0] * k
         self.rng = rng
@@ -83,8 +88,7 @@ class DPUCB:
     def select(self, t):
         if t <= self.k:
             return t - 1
-        values = [self.released[i] / n + math.sqrt(2 * math.log(t) / n) + self.gamma / n
-                  for i, n in enumerate(self.n)]
+        values = [self.released[i] / n + math.sqrt(2 * math.log(t) / n) + self.gamma / n for i, n in enumerate(self.n)]
         return argmax_ties(values, self.rng, random_ties=False)
 
     def update(self, a, reward):

@@ -48,8 +48,11 @@ class DPSE2:
         eps, beta, k, m, r, ell = self.eps, self.beta, self.k, len(self.S), self.r, self.ell
         a_r = self.rng.laplace(0.0, 6.0 / eps)
         h = math.sqrt(math.log(16 * k * m * ell**2 / beta) / (2 * r))
-        c_r = (6 * math.log(4 * k / beta) / eps + 6 * math.log(8 * k * ell**2 / beta) / eps
-               + self.C_COEF * math.log(4 * k * m / beta) / eps)
+        c_r = (
+            6 * math.log(4 * k / beta) / eps
+            + 6 * math.log(8 * k * ell**2 / beta) / eps
+            + self.C_COEF * math.log(4 * k * m / beta) / eps
+        )
         means = [self.mean[i] for i in self.S]
         if max(means) - min(means) > self.HALT_MULT * h + (a_r + self.B + c_r) / r:
             noisy = {i: self.mean[i] + self.rng.laplace(0.0, 2.0 / (eps * r)) for i in self.S}

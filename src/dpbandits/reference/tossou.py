@@ -26,9 +26,7 @@ class UCB(_Counts):
     def select(self, t):
         if t <= self.k:
             return t - 1
-        return self.argmax(
-            [self.s[a] / self.n[a] + math.sqrt(2 * math.log(t) / self.n[a]) for a in range(self.k)]
-        )
+        return self.argmax([self.s[a] / self.n[a] + math.sqrt(2 * math.log(t) / self.n[a]) for a in range(self.k)])
 
     def update(self, a, r):
         self.s[a] += r
@@ -84,9 +82,7 @@ class DPUCBTossou(_Counts):
     def select(self, t):
         if t <= self.k:
             return t - 1
-        return self.argmax(
-            [self.y[a] / self.n[a] + math.sqrt(2 * math.log(t) / self.n[a]) for a in range(self.k)]
-        )
+        return self.argmax([self.y[a] / self.n[a] + math.sqrt(2 * math.log(t) / self.n[a]) for a in range(self.k)])
 
     def update(self, a, r):
         self.n[a] += 1
