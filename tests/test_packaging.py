@@ -164,6 +164,7 @@ def test_slurm_profile_plans_the_full_dag():
             "--profile",
             "workflow/profiles/slurm",
             "--dry-run",
+            "--printshellcmds",  # the full job blocks (the default logger prints one line per job)
             "--config",
             "results=_slurm_dryrun",
         ],

@@ -77,6 +77,7 @@ def test_account_and_partition_join_the_profile_resources(tmp_path):
             "--profile",
             "workflow/profiles/slurm",
             "--dry-run",
+            "--printshellcmds",  # the full job blocks (the default logger prints one line per job)
             *SMOKE,
             f"results={tmp_path}",
         ],

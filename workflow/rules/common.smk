@@ -5,7 +5,15 @@ import os
 import shlex
 from pathlib import Path
 
-from dpbandits import ALGORITHMS, catalogue, planning, progress, provenance, readings, sources
+from dpbandits import (
+    ALGORITHMS,
+    catalogue,
+    planning,
+    progress,
+    provenance,
+    readings,
+    sources,
+)
 from dpbandits.pipeline import ENTRY_POINTS
 from snakemake.logging import logger
 
