@@ -9,9 +9,12 @@ entry with its reason, and an entry that no longer matches any command fails the
 - ``ADAPT``: commands it runs with arguments added (the smoke scale, pytest collecting only).
 
 The commands run in the current environment: the clone's ``src/`` first on ``PYTHONPATH``, this interpreter's
-``bin/`` first on ``PATH``. ``pip install`` installs into a folder of the test (``PIP_TARGET``, put on
-``PYTHONPATH``) and never into the environment itself. The first smoke run computes everything, so the later
-pipeline commands mostly find their outputs present.
+``bin/`` first on ``PATH``. ``pip install ./<folder>`` installs into a folder of the test (``--target``, put on
+``PYTHONPATH``) and never into the environment itself. The target is an argument, not ``PIP_TARGET``: pip's
+build-isolation subprocess inherits the environment, and pip 23.2 (what ``python3 -m venv`` bundles) refuses
+``PIP_TARGET`` there ("Cannot set --home and --prefix together").
+
+The first smoke run computes everything, so the later pipeline commands mostly find their outputs present.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ["--configfile", "config/smoke.yaml"]
+SITE = "{site}"  # replaced by the test's install folder
 
 SKIP = {  # regex matched against one command: why it is not run here
     r"^python3 -m venv \.venv$": "creates the environment the test already runs in",
@@ -41,6 +45,11 @@ ADAPT = [  # (regex, arguments appended, why)
         r"^dpbandits audit ",
         ["--trials", "1000"],
         "smoke scale: the smoke config's 1000 trials per table, not the default 4000",
+    ),
+    (
+        r"^pip install \./",
+        ["--target", SITE, "--no-deps"],
+        "installs into the test's folder (on PYTHONPATH), not into the environment the suite runs in",
     ),
     (
         r"^(\w+=\S+ )*pytest ",
@@ -101,8 +110,6 @@ def _env(clone: Path, site: Path) -> dict:
         "PYTHONUNBUFFERED": "1",
         "PYTHONPATH": os.pathsep.join([str(clone / "src"), str(site)]),
         "PATH": os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
-        "PIP_TARGET": str(site),
-        "PIP_NO_DEPS": "1",
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
     }
 
@@ -141,6 +148,7 @@ def test_every_readme_command_runs_in_order_on_a_fresh_clone(tmp_path):
     for kind, run, _ in plan((clone / "README.md").read_text(encoding="utf-8")):
         if kind == "skip":
             continue
+        run = run.replace(shlex.quote(SITE), shlex.quote(str(site))) if kind == "shell" else run
         args = ["bash", "-c", f"set -eo pipefail\n{run}"] if kind == "shell" else [sys.executable, "-c", run]
         proc = subprocess.run(args, cwd=clone, env=env, capture_output=True, text=True)
         label = run if kind == "shell" else f"README python block:\n{run}"
