@@ -80,7 +80,7 @@ class Panel:
     title: str
     instance: dict
     curves: list[Curve] = field(default_factory=list)
-    x: str | None = None  # bai figures: what the x-axis sweeps ("budget", "epsilon" or "ratio")
+    x: str | None = None  # bai: what the x-axis sweeps ("budget", "epsilon", "ratio"); regret: "epsilon" or None (t)
     xscale: str = "linear"
     horizon: int | None = None  # regret horizon T, or the fixed BAI budget
 
@@ -94,6 +94,11 @@ class Figure:
     panels: list[Panel] = field(default_factory=list)
     theory: bool = False  # draw the papers' explicit regret bounds as dotted overlays
     scaled: bool = False  # simulated under the config's `scale` caps (a quick run, not the paper's settings)
+
+    @property
+    def frontier(self) -> bool:
+        """A regret figure of final regret against epsilon (``x: epsilon``): the privacy-utility frontier."""
+        return self.spec["kind"] == "regret" and any(p.x == "epsilon" for p in self.panels)
 
 
 def chunks(runs: int, size: int) -> list[tuple[int, int]]:
@@ -257,7 +262,13 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, gro
     curves_spec = _curves(panel_spec.get("curves", fspec.get("curves")), "regret")
     if not curves_spec:
         raise ConfigError(f"{pkey}.curves: empty")
-    panel = Panel(panel_spec.get("title", ""), instance, horizon=horizon)
+    x = _get("x", panel_spec, fspec)
+    if x not in (None, "epsilon"):
+        raise ConfigError(
+            f"{pkey}.x: {x!r} is not a regret figure's x-axis; regret figures draw t, or final regret against "
+            "epsilon with x: epsilon (the privacy-utility frontier)"
+        )
+    panel = Panel(panel_spec.get("title", ""), instance, x=x, xscale=_get("xscale", panel_spec, fspec), horizon=horizon)
     for j, entry in enumerate(curves_spec):
         ckey = f"{pkey}.curves[{j}]"
         name, overrides, variant, label = _curve_entries(entry, ckey)
@@ -469,7 +480,7 @@ def figure_sims(config: dict, where: dict[str, list[str]], fig: Figure) -> dict[
 def describe(fig: Figure) -> str:
     """One-line description of a figure's settings for captions."""
     eps = sorted({c.epsilon for p in fig.panels for c in p.curves if c.epsilon is not None})
-    eps = eps + [f"swept ({min(c.x):g}-{max(c.x):g})" for p in fig.panels if p.x == "epsilon" for c in p.curves[:1]]
+    eps += [f"swept ({min(c.x):g}-{max(c.x):g})" for p in fig.panels if p.x == "epsilon" for c in p.curves[:1] if c.x]
     insts = sorted({instance_label(p.instance) for p in fig.panels})
     horizons = sorted({p.horizon for p in fig.panels if p.horizon})
     word = "budget" if fig.spec["kind"] == "bai" else "T"
@@ -496,6 +507,7 @@ def paper_settings(config: dict, paper: str, figures: dict[str, Figure]) -> dict
                 ),
                 "swept": ", ".join(swept),
                 "runs": fig.runs,
+                "frontier": fig.frontier,
             }
         )
     algorithms = {name: registry.ALGORITHMS[name].resolve(config["algorithms"].get(name, {})) for name in used}

@@ -45,7 +45,12 @@ def make_figure(fig: Figure, sims: dict[str, list[str]], pdf: str, png: str, csv
     import matplotlib.pyplot as plt
 
     table = write_tables(fig, sims, csv, runs_csv)
-    draw = plotting.success_figure if fig.spec["kind"] == "bai" else plotting.regret_figure
+    if fig.spec["kind"] == "bai":
+        draw = plotting.success_figure
+    elif fig.frontier:
+        from .frontier import frontier_figure as draw
+    else:
+        draw = plotting.regret_figure
     mfig = draw(fig, table)
     style.save(mfig, pdf, png)
     plt.close(mfig)

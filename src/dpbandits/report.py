@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from . import catalogue, configfile, registry
@@ -59,8 +60,9 @@ def study_summary(settings: dict, then: str = ""):
     if added:
         plural = "s" * (len(added) > 1)
         what += f" ({len(names) - len(added)} of the papers, plus the plugin{plural} {', '.join(added)})"
-    instances = {i for row in settings["figures"] for i in row["instances"].split("; ")}
-    eps = sorted({e for row in settings["figures"] for e in row["epsilons"]})
+    figures = [row for row in settings["figures"] if not row.get("frontier")]  # the frontier has its own grid
+    instances = {i for row in figures for i in row["instances"].split("; ")}
+    eps = sorted({e for row in figures for e in row["epsilons"]})
     return Markdown(
         f"{what} on {len(instances)} instances, ε ∈ {{{', '.join(f'{e:g}' for e in eps)}}}, one "
         f"package and one root seed: {then}".rstrip()
@@ -152,6 +154,43 @@ def final_table(results: str | Path, paper: str, figure: str) -> pd.DataFrame:
     df = pd.read_csv(Path(results) / "figures" / paper / f"{figure}.csv")
     last = df[df["t"] == df.groupby(["panel", "curve"])["t"].transform("max")]
     return last[["panel_title", "curve", "t", "mean", "sem", "min", "max", "runs"]].reset_index(drop=True)
+
+
+def frontier_reading(results: str | Path, paper: str = "crosspaper"):
+    """Markdown: what the privacy-utility frontier shows, read from ``frontier/frontier.csv``: per reward law,
+    the private algorithms that are best in the most (instance, epsilon) cells at low and at high epsilon and,
+    for Bernoulli rewards, how far the best is from the largest lower bound."""
+    from IPython.display import Markdown
+
+    from .frontier import BERNOULLI, best_private
+
+    rows = pd.read_csv(figure_path(results, paper, "frontier/frontier", "csv"))
+    best = best_private(rows)
+    middle = float(np.sqrt(best["epsilon"].min() * best["epsilon"].max()))  # the grid's middle, log scale
+    lines = []
+    for law, cells in best.groupby("law", sort=False):
+        parts = []
+        for name, part in (
+            (f"ε < {middle:.2g}", cells[cells["epsilon"] < middle]),
+            (f"ε ≥ {middle:.2g}", cells[cells["epsilon"] >= middle]),
+        ):
+            wins = part["label"].value_counts()
+            top = ", ".join(f"{lbl} ({n} of {len(part)} cells)" for lbl, n in wins.head(3).items())
+            parts.append(f"at {name} the best is {top}")
+        text = f"- **{law} rewards**: " + "; ".join(parts)
+        if law == BERNOULLI and cells["ratio_to_bound"].notna().any():
+            ratio = cells["ratio_to_bound"]
+            text += (
+                f". The best algorithm's final regret is {ratio.median():.2g} times the largest lower bound in the "
+                f"median cell (from {ratio.min():.2g} to {ratio.max():.2g})"
+            )
+        lines.append(text + ".")
+    horizon = int(rows["horizon"].max())
+    return Markdown(
+        f"Computed from `frontier.csv` (T = {horizon:,}; the bounds are asymptotic or order-only, so a ratio below 1 "
+        "at this horizon is possible and says the bound's constant or its limit, not the algorithm, is loose):\n\n"
+        + "\n".join(lines)
+    )
 
 
 def figure_path(results: str | Path, paper: str, figure: str, ext: str = "png") -> Path:

@@ -106,10 +106,19 @@ def summary_files(paper):
     ]
 
 
+def frontier_files(paper):
+    """Summary outputs of a paper's frontier figures (``x: epsilon``): tidy table and one-page summary."""
+    if not any(fig.frontier for fig in FIGURES[paper].values()):
+        return []
+    base = f"{RESULTS}/figures/{paper}/frontier"
+    return [f"{base}/frontier.csv", f"{base}/summary.pdf", f"{base}/summary.png"]
+
+
 def paper_targets(paper):
     return (
         figure_files(paper)
         + summary_files(paper)
+        + frontier_files(paper)
         + [
             f"{RESULTS}/notebooks/{paper}.ipynb",
             f"{RESULTS}/notebooks/{paper}.html",

@@ -28,6 +28,7 @@ def paper_sims(paper):
 for _paper in PAPERS:
     _outputs = figure_outputs(_paper)
     _summary = summary_files(_paper)
+    _frontier = frontier_files(_paper)
 
     rule:
         name:
@@ -61,6 +62,14 @@ for _paper in PAPERS:
                 )
                 for p in _summary
             ],
+            [
+                (
+                    report(p, caption="../report/frontier.rst", category=_paper)
+                    if p.endswith(".pdf")
+                    else p
+                )
+                for p in _frontier
+            ],
         log:
             f"{RESULTS}/logs/figures/{_paper}.log",
         conda:
@@ -73,6 +82,7 @@ for _paper in PAPERS:
             sims=paper_sims(_paper),
             outputs=_outputs,
             summary=_summary,
+            frontier=_frontier,
         script:
             "../scripts/figures.py"
 

@@ -1,4 +1,5 @@
-"""Snakemake entry point: draw every figure of one paper, write its tidy tables (and its cross-paper summary)."""
+"""Snakemake entry point: draw every figure of one paper, write its tidy tables (and its cross-paper summary and
+privacy-utility frontier summary, where it has them)."""
 
 import logging
 
@@ -14,5 +15,13 @@ if params.summary:
     from dpbandits.crosspaper import write_summary
 
     pdf, png, ranking, finals = params.summary
-    write_summary([out["csv"] for out in params.outputs.values()], pdf, png, ranking, finals)
+    tables = [out["csv"] for name, out in params.outputs.items() if not params.figures[name].frontier]
+    write_summary(tables, pdf, png, ranking, finals)
+    logging.info("wrote %s", pdf)
+if params.frontier:
+    from dpbandits.frontier import write_frontier
+
+    csv, pdf, png = params.frontier
+    frontier = [(fig, params.outputs[name]["csv"]) for name, fig in params.figures.items() if fig.frontier]
+    write_frontier(frontier, csv, pdf, png)
     logging.info("wrote %s", pdf)

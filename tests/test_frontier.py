@@ -1,0 +1,149 @@
+"""The privacy-utility frontier: its lower bounds, its best-algorithm reading, its figures and its budget."""
+
+from __future__ import annotations
+
+import copy
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpbandits import catalogue, configfile, frontier, planning
+from dpbandits.klucb import kl_bernoulli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_bounds_match_their_formulas_on_two_arms():
+    means, horizon = [0.6, 0.5], 22026  # ln T ~ 10
+    log_t = math.log(horizon)
+    lr = 0.1 * log_t / kl_bernoulli(0.5, 0.6)
+    loose = frontier.lower_bounds(means, horizon, 100.0)  # epsilon * gap = 10 > kl: the non-private term decides
+    assert loose["lai_robbins"] == pytest.approx(lr)
+    assert loose["azize_basu"] == pytest.approx(lr)
+    tight = frontier.lower_bounds(means, horizon, 0.01)  # epsilon * gap = 1e-3 < kl ~ 0.02: privacy decides
+    assert tight["azize_basu"] == pytest.approx(log_t / 0.01)  # gap / (epsilon gap) per suboptimal arm
+    assert tight["shariff_sheffet"] == pytest.approx(2 * log_t / 0.01)
+    assert tight["uniform_play"] == pytest.approx(horizon * 0.05)
+    assert tight["lai_robbins"] == loose["lai_robbins"]
+    public = frontier.lower_bounds(means, horizon, None)
+    assert np.isnan(public["azize_basu"]) and np.isnan(public["shariff_sheffet"])
+
+
+def test_the_private_bound_decreases_in_epsilon_to_the_non_private_one():
+    means = [0.9, 0.8, 0.8, 0.5]
+    values = [frontier.lower_bounds(means, 10**5, e)["azize_basu"] for e in np.geomspace(0.01, 10, 10)]
+    assert all(a >= b for a, b in zip(values, values[1:], strict=False))
+    assert values[-1] == pytest.approx(frontier.lower_bounds(means, 10**5, 10.0)["lai_robbins"])
+
+
+def _figure(laws=("bernoulli",)):
+    """A two-algorithm frontier figure on two arms (no simulation): one panel per law."""
+    curves = [catalogue.Curve(f"{a} {e}", a, e, "cid") for a in ("dp_se", "dp_ucb_int") for e in (0.1, 1.0)]
+    panels = [
+        catalogue.Panel(
+            law, {"means": [0.6, 0.5], **({} if law == "bernoulli" else {"rewards": law})}, curves, x="epsilon"
+        )
+        for law in laws
+    ]
+    spec = {"kind": "regret", "caption": "test", "band": "sem", "xscale": "log"}
+    return catalogue.Figure("crosspaper", "frontier/test", spec, 10, panels)
+
+
+def _table(regret: dict, laws=("bernoulli",)) -> pd.DataFrame:
+    """A curve table's final rows: ``regret[(algorithm, epsilon)]`` = mean final regret, in every panel."""
+    rows = [
+        {"panel": p, "curve": f"{a} {e}", "algorithm": a, "epsilon": e, "t": 1000, "mean": m, "sem": 1.0, "runs": 10}
+        for p in range(len(laws))
+        for (a, e), m in regret.items()
+    ]
+    early = [dict(r, t=10, mean=0.0) for r in rows]  # an earlier checkpoint, which the reading must skip
+    return pd.DataFrame(early + rows)
+
+
+@pytest.mark.parametrize("low_winner", ["dp_se", "dp_ucb_int"])
+def test_the_best_private_algorithm_is_read_per_cell(low_winner):
+    other = "dp_ucb_int" if low_winner == "dp_se" else "dp_se"
+    regret = {(low_winner, 0.1): 50.0, (other, 0.1): 80.0, (low_winner, 1.0): 30.0, (other, 1.0): 20.0}
+    regret[("ucb", np.nan)] = 5.0  # non-private: never the best private algorithm
+    rows = frontier.frontier_rows(_figure(), _table(regret))
+    best = frontier.best_private(rows).set_index("epsilon")["algorithm"]
+    assert best.to_dict() == {0.1: low_winner, 1.0: other}
+    cell = rows[(rows["algorithm"] == other) & (rows["epsilon"] == 1.0)].iloc[0]
+    largest = max(frontier.lower_bounds([0.6, 0.5], 1000, 1.0)[b] for b in frontier.BOUNDS)
+    assert cell["ratio_to_bound"] == pytest.approx(20.0 / largest)
+    assert cell["horizon"] == 1000 and cell["runs"] == 10
+    assert rows.loc[rows["algorithm"] == "ucb", "ratio_to_bound"].isna().all()
+
+
+def test_other_laws_carry_no_bernoulli_bound():
+    laws = ("bernoulli", "beta")
+    regret = {("dp_se", 0.5): 10.0, ("dp_ucb_int", 0.5): 12.0}
+    rows = frontier.frontier_rows(_figure(laws), _table(regret, laws))
+    beta = rows[rows["law"] == "beta"]
+    assert beta[list(frontier.BOUNDS)].isna().all().all() and beta["ratio_to_bound"].isna().all()
+    assert beta["uniform_play"].notna().all()
+    assert rows[rows["law"] == "bernoulli"]["ratio_to_bound"].notna().all()
+
+
+def test_frontier_figures_draw(tmp_path):
+    laws = ("bernoulli", "beta")
+    regret = {(a, e): 10.0 + i + e for i, a in enumerate(["dp_se", "dp_ucb_int"]) for e in (0.1, 1.0)}
+    regret[("ucb", np.nan)] = 3.0
+    fig, table = _figure(laws), _table(regret, laws)
+    mfig = frontier.frontier_figure(fig, table)
+    assert len([ax for ax in mfig.axes if ax.get_visible()]) == 2
+    path = tmp_path / "frontier" / "test.csv"
+    path.parent.mkdir()
+    table.to_csv(path, index=False)
+    out = frontier.write_frontier([(fig, path)], tmp_path / "f.csv", tmp_path / "s.pdf", tmp_path / "s.png")
+    assert (tmp_path / "s.png").stat().st_size > 0 and len(pd.read_csv(tmp_path / "f.csv")) == len(out) == 10
+
+
+def _config() -> dict:
+    return configfile.load([ROOT / "config" / "config.yaml"])
+
+
+def test_a_frontier_figure_simulates_each_algorithm_once_for_every_epsilon():
+    config = _config()
+    sims, figures = catalogue.expand(config)
+    fig = figures["crosspaper"]["frontier/C1"]
+    assert fig.frontier and not figures["crosspaper"]["C1"].frontier
+    grid = sorted(fig.spec["epsilons"])
+    assert len(grid) >= 9 and grid[0] == pytest.approx(0.01) and grid[-1] == pytest.approx(10.0)
+    cids = {c.algorithm: c.cid for p in fig.panels for c in p.curves}
+    for name, cid in cids.items():
+        spec = sims[cid]
+        assert spec.algorithm == name and spec.horizon == fig.spec["horizon"]
+        assert list(spec.epsilons) == ([None] if spec.epsilons == (None,) else grid)
+
+
+def test_a_regret_figure_refuses_another_x_by_its_key():
+    config = copy.deepcopy(_config())
+    config["papers"]["crosspaper"]["figures"]["frontier/C1"]["x"] = "budget"
+    with pytest.raises(catalogue.ConfigError, match=r"papers\.crosspaper\.figures\.frontier/C1\.panels\[0\]\.x"):
+        catalogue.expand(config)
+
+
+def _cids(figures: dict, frontier_figures: bool) -> set[str]:
+    """The configurations drawn by the frontier figures (or by every other figure) of ``{paper: {name: Figure}}``."""
+    return {
+        c.cid
+        for figs in figures.values()
+        for f in figs.values()
+        if f.frontier == frontier_figures
+        for p in f.panels
+        for c in p.curves
+    }
+
+
+def test_the_frontier_adds_at_most_a_fifth_to_the_pipelines_core_time():
+    plan = planning.plan(_config())
+    others = _cids(plan.figures, False).union(*(_cids(figs, False) for _, figs in plan.readings.values()))
+    only = _cids(plan.figures, True) - others
+    cost = {cid: catalogue.estimated_seconds(spec, spec.runs) for cid, spec in plan.sims.items()}
+    added, rest = sum(cost[c] for c in only), sum(c for cid, c in cost.items() if cid not in only)
+    assert only, "the frontier simulates nothing of its own"
+    assert added <= 0.2 * rest, f"the frontier adds {added / rest:.0%} to the pipeline's estimated core time"
