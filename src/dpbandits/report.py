@@ -177,7 +177,7 @@ def frontier_reading(results: str | Path, paper: str = "crosspaper"):
             wins = part["label"].value_counts()
             top = ", ".join(f"{lbl} ({n} of {len(part)} cells)" for lbl, n in wins.head(3).items())
             parts.append(f"at {name} the best is {top}")
-        text = f"- **{law} rewards**: " + "; ".join(parts)
+        text = f"- **{law.capitalize()} rewards**: " + "; ".join(parts)
         if law == BERNOULLI and cells["ratio_to_bound"].notna().any():
             ratio = cells["ratio_to_bound"]
             text += (
