@@ -145,3 +145,55 @@ def test_the_frontier_adds_at_most_a_fifth_to_the_pipelines_core_time():
     added = _core_seconds(config) - rest
     assert added > 0, "the frontier simulates nothing of its own"
     assert added <= 0.2 * rest, f"the frontier adds {added / rest:.0%} to the pipeline's estimated core time"
+
+
+def _frontier_block(**extra) -> dict:
+    raw = {
+        "seed": 1,
+        "papers": {
+            "p": {
+                "figures": {"fig1": {"instance": {"name": "C1", "k": 5}, "horizon": 100, "runs": 2, "epsilons": [1]}},
+                "frontier": {
+                    "instances": [{"name": "C1", "k": 5}, {"name": "tossou_2arm"}],
+                    "horizon": 500,
+                    "runs": 3,
+                    "epsilons": [0.1, 1.0],
+                    "caption": "Frontier on {instance}.",
+                    **extra,
+                },
+            }
+        }
+    }
+    return raw
+
+
+def test_a_frontier_block_expands_to_one_figure_per_instance():
+    config = configfile.prepare(_frontier_block())
+    figures = config["papers"]["p"]["figures"]
+    assert list(figures) == ["fig1", "frontier/C1", "frontier/tossou_2arm"]
+    fig = figures["frontier/tossou_2arm"]
+    assert fig["x"] == "epsilon" and fig["horizon"] == 500 and fig["runs"] == 3 and fig["curves"] == "all"
+    assert fig["caption"] == "Frontier on tossou_2arm." and fig["panels"] == [{"title": "Bernoulli rewards"}]
+    assert "frontier" not in config["papers"]["p"]
+    assert configfile.prepare(copy.deepcopy(config)) == config  # preparing again changes nothing
+
+
+@pytest.mark.parametrize(
+    ("instances", "match"),
+    [
+        ([{"means": [0.5, 0.4]}], r"^papers\.p\.frontier\.instances\[0\]\.name: missing"),
+        ([{"name": "C1", "k": 5}, {"name": "C1", "k": 3}], r"^papers\.p\.frontier\.instances\[1\]\.name: .*already"),
+    ],
+)
+def test_a_frontier_block_names_a_bad_instance(instances, match):
+    raw = _frontier_block()
+    raw["papers"]["p"]["frontier"]["instances"] = instances
+    with pytest.raises(catalogue.ConfigError, match=match):
+        configfile.prepare(raw)
+
+
+def test_a_frontier_block_needs_its_grid():
+    raw = _frontier_block()
+    del raw["papers"]["p"]["frontier"]["epsilons"]
+    with pytest.raises(catalogue.ConfigError, match=r"^papers\.p\.frontier: 'epsilons' is a required property"):
+        configfile.prepare(raw)

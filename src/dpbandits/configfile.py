@@ -10,6 +10,8 @@ defaults are stated in the schema only:
   replaces the default's value whole);
 * ``panels: {<axis>: [values], title: ...}``: one panel per value of ``k`` or ``epsilons``, titled by the
   ``title`` template ({letter}, {instance}, {k}, {epsilons});
+* ``papers.<paper>.frontier``: the privacy-utility frontier, one figure ``frontier/<instance name>`` per
+  instance (final regret against epsilon, one panel per reward law);
 * a caption's fields {figure}, {number}, {instance}, {k} and {epsilons} are filled in.
 
 ``python -m dpbandits.configfile`` rewrites the generated tables of ``config/README.md`` from the schema's
@@ -81,10 +83,12 @@ def prepare(config: dict, schema_path=SCHEMA) -> dict:
     check(config, schema)
     papers = {}
     for paper, pspec in config["papers"].items():
-        papers[paper] = {key: value for key, value in pspec.items() if key != "defaults"}
+        papers[paper] = {key: value for key, value in pspec.items() if key not in ("defaults", "frontier")}
         papers[paper]["figures"] = {
             name: figure(paper, name, fspec, pspec.get("defaults", {})) for name, fspec in pspec["figures"].items()
         }
+        if "frontier" in pspec:
+            papers[paper]["figures"].update(frontier(paper, pspec["frontier"], papers[paper]["figures"]))
     config["papers"] = papers  # only once every figure is valid: a failed prepare leaves config as it was
     check(config, schema, fill_defaults=True)  # the explicit form; fills kind, xscale, band, ... in each figure
     return config
@@ -164,6 +168,38 @@ def figure(paper: str, name: str, fspec: dict, defaults: dict) -> dict:
     if isinstance(spec.get("panels"), dict):
         spec["panels"] = panels_by(spec["panels"], spec, f"{fkey}.panels", note("panels"))
     return spec
+
+
+def frontier(paper: str, spec: dict, figures: dict) -> dict[str, dict]:
+    """The figures of a paper's ``frontier`` block: ``frontier/<instance name>`` per instance, each drawing final
+    regret against the block's epsilons (``x: epsilon``) with one panel per reward law (docs/frontier.md)."""
+    key = f"papers.{paper}.frontier"
+    out = {}
+    for i, instance in enumerate(spec["instances"]):
+        if "name" not in instance:
+            raise ConfigError(f"{key}.instances[{i}].name: missing; a frontier figure is named by its instance")
+        name = f"frontier/{instance['name']}"
+        if name in figures or name in out:
+            raise ConfigError(f"{key}.instances[{i}].name: figure {name!r} is already defined")
+        laws = spec.get("rewards", ["bernoulli"])
+        fspec = {
+            "x": "epsilon",
+            "xscale": "log",
+            "yscale": "log",
+            "label_epsilon": False,
+            "theory": False,
+            "curves": spec.get("curves", "all"),
+            "instance": instance,
+            **{k: spec[k] for k in ("horizon", "runs", "epsilons", "caption") if k in spec},
+            # the Bernoulli panel keeps the instance as written, so it shares configurations with other figures
+            "panels": [
+                {"title": f"{law.capitalize()} rewards"}
+                | ({} if law == "bernoulli" else {"instance": {**instance, "rewards": law}})
+                for law in laws
+            ],
+        }
+        out[name] = figure(paper, name, fspec, {})
+    return out
 
 
 def panels_by(by: dict, spec: dict, key: str, note: str = "") -> list[dict]:
