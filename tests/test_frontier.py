@@ -78,6 +78,26 @@ def test_the_best_private_algorithm_is_read_per_cell(low_winner):
     assert rows.loc[rows["algorithm"] == "ucb", "ratio_to_bound"].isna().all()
 
 
+@pytest.mark.parametrize(("second", "clear"), [(60.0, True), (52.0, False)])
+def test_a_win_within_two_standard_errors_is_not_clear(second, clear):
+    regret = {("dp_se", 0.5): 50.0, ("dp_ucb_int", 0.5): second, ("private_ucb", 0.5): 90.0}
+    rows = frontier.frontier_rows(_figure(), _table(regret))  # every s.e. is 1: the difference's is sqrt(2)
+    best = frontier.best_private(rows).iloc[0]
+    assert best["algorithm"] == "dp_se" and best["runner_up"] == "dp_ucb_int"
+    assert best["margin"] == pytest.approx((second - 50.0) / math.sqrt(2))
+    assert (best["margin"] >= frontier.CLEAR) == clear
+
+
+def test_the_ranking_is_per_law():
+    laws = ("bernoulli", "beta")
+    regret = {("dp_se", e): 10.0 for e in (0.1, 1.0)} | {("dp_ucb_int", e): 20.0 for e in (0.1, 1.0)}
+    rows = frontier.frontier_rows(_figure(laws), _table(regret, laws))
+    rows.loc[(rows["law"] == "beta") & (rows["algorithm"] == "dp_se"), "final_regret"] = 30.0  # beta reverses it
+    rank = frontier.ranking(rows).set_index(["law", "algorithm"])
+    assert rank.loc[("bernoulli", "dp_se"), "mean_rank"] == 1.0 and rank.loc[("beta", "dp_se"), "mean_rank"] == 2.0
+    assert rank.loc[("beta", "dp_ucb_int"), "wins"] == 2 and rank.loc[("beta", "dp_ucb_int"), "cells"] == 2
+
+
 def test_other_laws_carry_no_bernoulli_bound():
     laws = ("bernoulli", "beta")
     regret = {("dp_se", 0.5): 10.0, ("dp_ucb_int", 0.5): 12.0}
@@ -98,8 +118,12 @@ def test_frontier_figures_draw(tmp_path):
     path = tmp_path / "frontier" / "test.csv"
     path.parent.mkdir()
     table.to_csv(path, index=False)
-    out = frontier.write_frontier([(fig, path)], tmp_path / "f.csv", tmp_path / "s.pdf", tmp_path / "s.png")
+    out = frontier.write_frontier(
+        [(fig, path)], tmp_path / "f.csv", tmp_path / "r.csv", tmp_path / "s.pdf", tmp_path / "s.png"
+    )
     assert (tmp_path / "s.png").stat().st_size > 0 and len(pd.read_csv(tmp_path / "f.csv")) == len(out) == 10
+    rank = pd.read_csv(tmp_path / "r.csv")
+    assert list(rank["law"].unique()) == list(laws) and set(rank["algorithm"]) == {"dp_se", "dp_ucb_int"}
 
 
 def _config() -> dict:
@@ -162,7 +186,7 @@ def _frontier_block(**extra) -> dict:
                     **extra,
                 },
             }
-        }
+        },
     }
     return raw
 

@@ -43,6 +43,7 @@ BOUNDS = {
     "shariff_sheffet": ("K ln T / ε, Shariff & Sheffet 2018", "order only"),
 }
 REFERENCE = ("uniform_play", "uniform random play (no learning)")
+CLEAR = 2.0  # a cell's best is a clear win when the runner-up is at least this many s.e. of the difference behind
 BERNOULLI = "bernoulli"
 
 
@@ -107,10 +108,34 @@ def frontier_rows(fig: Figure, table: pd.DataFrame) -> pd.DataFrame:
 
 
 def best_private(rows: pd.DataFrame) -> pd.DataFrame:
-    """The private algorithm of least final regret in each (law, instance, epsilon) cell, one row per cell."""
-    private = rows[rows["private"] & rows["epsilon"].notna()].reset_index(drop=True)
-    idx = private.groupby(["law", "instance", "epsilon"])["final_regret"].idxmin()
-    return private.loc[idx].reset_index(drop=True)
+    """The private algorithm of least final regret in each (law, instance, epsilon) cell, one row per cell, with
+    ``runner_up`` (the next private algorithm) and ``margin``: the runner-up's final regret minus the best's, in
+    standard errors of that difference (inf for a cell with one private algorithm)."""
+    private = rows[rows["private"] & rows["epsilon"].notna()].sort_values("final_regret", kind="stable")
+    out = []
+    for _, cell in private.groupby(["law", "instance", "epsilon"], sort=False):
+        best = cell.iloc[0].copy()
+        if len(cell) > 1:
+            second = cell.iloc[1]
+            best["runner_up"] = second["algorithm"]
+            spread = np.hypot(best["sem"], second["sem"])
+            gap = second["final_regret"] - best["final_regret"]
+            best["margin"] = gap / spread if spread > 0 else (np.inf if gap > 0 else 0.0)
+        else:
+            best["runner_up"], best["margin"] = "", np.inf
+        out.append(best)
+    return pd.DataFrame(out).sort_values(["law", "instance", "epsilon"]).reset_index(drop=True)
+
+
+def ranking(rows: pd.DataFrame) -> pd.DataFrame:
+    """Private algorithms ranked per reward law by their mean rank over the (instance, epsilon) cells (1 = best):
+    columns law, algorithm, label, mean_rank, wins, cells; best first within each law."""
+    private = rows[rows["private"] & rows["epsilon"].notna()].copy()
+    private["rank"] = private.groupby(["law", "instance", "epsilon"])["final_regret"].rank(method="average")
+    table = private.groupby(["law", "algorithm", "label"], sort=False).agg(
+        mean_rank=("rank", "mean"), wins=("rank", lambda r: int((r == 1).sum())), cells=("rank", "size")
+    )
+    return table.reset_index().sort_values(["law", "mean_rank"], kind="stable").reset_index(drop=True)
 
 
 def _ticks(ax, epsilons) -> None:
@@ -178,8 +203,9 @@ def frontier_figure(fig: Figure, table: pd.DataFrame):
 
 def summary_figure(rows: pd.DataFrame):
     """One page: for each reward law, a grid of instances x epsilons whose cell takes the colour and letter of the
-    best private algorithm, annotated with its final regret over the largest lower bound (Bernoulli) or, for the
-    other laws, with = where the best algorithm is the Bernoulli cell's best. Returns a matplotlib Figure."""
+    best private algorithm (pale where the runner-up is within ``CLEAR`` standard errors), annotated with its final
+    regret over the largest lower bound (Bernoulli) or, for the other laws, with = where the best algorithm is the
+    Bernoulli cell's best. Returns a matplotlib Figure."""
     import matplotlib.pyplot as plt
     from matplotlib.colors import to_rgb
     from matplotlib.patches import Patch
@@ -201,12 +227,14 @@ def summary_figure(rows: pd.DataFrame):
             image = np.ones((len(instances), len(epsilons), 3))
             for (inst, eps), r in cells.iterrows():
                 i, j = instances.index(inst), epsilons.index(eps)
-                image[i, j] = to_rgb(style.identity(r["algorithm"]).colour)
+                colour = np.array(to_rgb(style.identity(r["algorithm"]).colour))
+                image[i, j] = colour if r["margin"] >= CLEAR else 0.45 * colour + 0.55  # pale: not a clear win
                 if name == BERNOULLI:
                     note = f"{r['ratio_to_bound']:.2g}" if np.isfinite(r["ratio_to_bound"]) else ""
                 else:
                     note = "=" if bern.get((inst, eps)) == r["algorithm"] else ""
-                ax.text(j, i, f"{codes[r['algorithm']]} {note}", ha="center", va="center", fontsize=5.5, color="white")
+                ink = "white" if r["margin"] >= CLEAR else "black"
+                ax.text(j, i, f"{codes[r['algorithm']]} {note}", ha="center", va="center", fontsize=5.5, color=ink)
             ax.imshow(image, aspect="auto", interpolation="nearest")
             ax.set_xticks(range(len(epsilons)), [f"{e:g}" for e in epsilons])
             ax.set_yticks(range(len(instances)), instances)
@@ -219,18 +247,27 @@ def summary_figure(rows: pd.DataFrame):
             Patch(color=style.identity(a).colour, label=f"{c}  {style.identity(a).label}") for a, c in codes.items()
         ]
         mfig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 5), frameon=False)
+        mfig.text(
+            0.5,
+            0.005,
+            f"Pale cells: the runner-up is within {CLEAR:g} standard errors of the best (no clear winner).",
+            ha="center",
+            fontsize=6,
+        )
         mfig.subplots_adjust(left=0.14, right=0.98, top=1 - 0.3 / height, bottom=0.75 / height, hspace=0.5)
     return mfig
 
 
-def write_frontier(figures: list[tuple[Figure, str]], csv: str, pdf: str, png: str) -> pd.DataFrame:
-    """Tidy table of every frontier figure ((Figure, its curve table's path) pairs) to ``csv``, and the
-    summary figure (:func:`summary_figure`) to ``pdf``/``png``; returns the table."""
+def write_frontier(figures: list[tuple[Figure, str]], csv: str, ranking_csv: str, pdf: str, png: str) -> pd.DataFrame:
+    """Tidy table of every frontier figure ((Figure, its curve table's path) pairs) to ``csv``, the ranking per
+    reward law (:func:`ranking`) to ``ranking_csv``, and the summary figure (:func:`summary_figure`) to
+    ``pdf``/``png``; returns the table."""
     from . import style
 
     rows = pd.concat([frontier_rows(fig, pd.read_csv(path)) for fig, path in figures], ignore_index=True)
     Path(csv).parent.mkdir(parents=True, exist_ok=True)
     rows.to_csv(csv, index=False)
+    ranking(rows).to_csv(ranking_csv, index=False)
     mfig = summary_figure(rows)
     style.save(mfig, pdf, png)
     import matplotlib.pyplot as plt

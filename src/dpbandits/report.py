@@ -162,7 +162,7 @@ def frontier_reading(results: str | Path, paper: str = "crosspaper"):
     for Bernoulli rewards, how far the best is from the largest lower bound."""
     from IPython.display import Markdown
 
-    from .frontier import BERNOULLI, best_private
+    from .frontier import BERNOULLI, CLEAR, best_private
 
     rows = pd.read_csv(figure_path(results, paper, "frontier/frontier", "csv"))
     best = best_private(rows)
@@ -177,7 +177,9 @@ def frontier_reading(results: str | Path, paper: str = "crosspaper"):
             wins = part["label"].value_counts()
             top = ", ".join(f"{lbl} ({n} of {len(part)} cells)" for lbl, n in wins.head(3).items())
             parts.append(f"at {name} the best is {top}")
+        clear = int((cells["margin"] >= CLEAR).sum())
         text = f"- **{law.capitalize()} rewards**: " + "; ".join(parts)
+        text += f". The best is a clear win (runner-up ≥ {CLEAR:g} s.e. behind) in {clear} of {len(cells)} cells"
         if law == BERNOULLI and cells["ratio_to_bound"].notna().any():
             ratio = cells["ratio_to_bound"]
             text += (
@@ -191,6 +193,15 @@ def frontier_reading(results: str | Path, paper: str = "crosspaper"):
         "at this horizon is possible and says the bound's constant or its limit, not the algorithm, is loose):\n\n"
         + "\n".join(lines)
     )
+
+
+def frontier_ranking(results: str | Path, paper: str = "crosspaper") -> pd.DataFrame:
+    """Mean rank of each private algorithm over the frontier's (instance, epsilon) cells, one column per reward law
+    (1 = best), best under the first law first."""
+    df = pd.read_csv(figure_path(results, paper, "frontier/ranking", "csv"))
+    laws = list(dict.fromkeys(df["law"]))
+    table = df.pivot_table(index="label", columns="law", values="mean_rank")[laws]
+    return table.sort_values(laws[0]).rename(columns=lambda law: f"{law} (mean rank)")
 
 
 def figure_path(results: str | Path, paper: str, figure: str, ext: str = "png") -> Path:

@@ -111,7 +111,12 @@ def frontier_files(paper):
     if not any(fig.frontier for fig in FIGURES[paper].values()):
         return []
     base = f"{RESULTS}/figures/{paper}/frontier"
-    return [f"{base}/frontier.csv", f"{base}/summary.pdf", f"{base}/summary.png"]
+    return [
+        f"{base}/frontier.csv",
+        f"{base}/ranking.csv",
+        f"{base}/summary.pdf",
+        f"{base}/summary.png",
+    ]
 
 
 def paper_targets(paper):

@@ -21,7 +21,7 @@ if params.summary:
 if params.frontier:
     from dpbandits.frontier import write_frontier
 
-    csv, pdf, png = params.frontier
+    csv, ranking, pdf, png = params.frontier
     frontier = [(fig, params.outputs[name]["csv"]) for name, fig in params.figures.items() if fig.frontier]
-    write_frontier(frontier, csv, pdf, png)
+    write_frontier(frontier, csv, ranking, pdf, png)
     logging.info("wrote %s", pdf)
