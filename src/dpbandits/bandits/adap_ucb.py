@@ -65,10 +65,11 @@ register(
         collapsed=True,
         audit=Audit(),
         bound=Bound("Azize & Basu 2022, Thm 7", "dpbandits.theory:adap_ucb_thm7"),
-        # ten arms, as AdaP-KLUCB's: the releases of the first episodes (n = 1, 2, ...) decide which arm leads
+        # ten arms, as AdaP-KLUCB's: the releases of the first episodes (n = 1, 2, ...) decide which arm leads;
+        # at eps = 4 a halved noise is seen under every reading (at eps = 16 the sqrt term hides it)
         contract=Contract(
-            bernoulli=Setting((1.0, 0.1) + (0.0,) * 8, 1000, 16.0),
-            deterministic=Setting((1.0,) + (0.0,) * 9, 1000, 8.0),
+            bernoulli=Setting((1.0, 0.1) + (0.0,) * 8, 1000, 4.0),
+            deterministic=Setting((1.0,) + (0.0,) * 9, 1000, 2.0),
             runs=600,
             fast_runs=3000,
         ),

@@ -111,7 +111,9 @@ register(
         reference="dpbandits.reference.after:LDPUCB",
         run=run,
         replay=ldp_ucb_on_draws,
-        audit=Audit(),
+        # forced exploration reads no reward (it only delays the first data-dependent choice past the audit's
+        # short horizon): audited without it
+        audit=Audit(params={"explore_c": 0.0}),
         contract=Contract(
             bernoulli=Setting((0.7, 0.5, 0.45), 400, 1.0),
             deterministic=Setting((1.0, 0.0, 0.0), 300, 1.0),
