@@ -207,12 +207,13 @@ def test_kernel_actions_reproduce_the_twin_on_its_draws(name):
     tables = list(_audit_tables(name))
     width = tables[0].shape[1]
     tables += [np.random.default_rng(s).integers(0, 2, (2, width)).astype(float) for s in range(20)]
+    params = dpbandits.ALGORITHMS[name].audit.params  # the audit's hints (LDP-UCB-L: no forced exploration)
     seen = set()
     for seed in range(10):
         for table in tables:
             draws = Recorder(np.random.default_rng(seed))
-            twin = run_policy_on_table(name, table, 1.0, draws)
-            assert kernel_actions(name, table, 1.0, draws.eta, draws.picks) == twin, (seed, table)
+            twin = run_policy_on_table(name, table, 1.0, draws, **params)
+            assert kernel_actions(name, table, 1.0, draws.eta, draws.picks, **params) == twin, (seed, table)
             seen.add(twin)
     assert len(seen) >= 2  # the tables and draws change the actions: the comparison is not vacuous
 

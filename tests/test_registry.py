@@ -37,6 +37,7 @@ def test_every_regret_algorithm_names_its_twin_and_every_twin_serves_one():
 def test_bench_and_theory_read_the_registry():
     assert [n for n in REGRET if ALGORITHMS[n].collapsed] == [
         "adap_klucb",
+        "adap_ucb",
         "anytime_lazy_ucb",
         "dp_se",
         "dp_se2",
@@ -52,7 +53,14 @@ def test_bench_and_theory_read_the_registry():
         if bound is not None:
             assert got.shape == (3,) and np.all(np.diff(got) > 0), name
             assert isinstance(bound.formula, str), name  # a path: the algorithm's module does not import theory
-    assert {n for n in REGRET if ALGORITHMS[n].bound} == {"ucb", "dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound", "dp_se"}
+    assert {n for n in REGRET if ALGORITHMS[n].bound} == {
+        "ucb",
+        "dp_ucb_int",
+        "dp_ucb_tossou",
+        "dp_ucb_bound",
+        "dp_se",
+        "adap_ucb",
+    }
 
 
 def test_lazy_twin_paths_resolve_on_first_use():

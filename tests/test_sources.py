@@ -30,6 +30,8 @@ CORE = {
 PARAMS_USERS = {
     "ucb",
     "adap_klucb",
+    "adap_ucb",
+    "ldp_ucb",
     "anytime_lazy_ucb",
     "dp_ucb",
     "dp_ucb_bound",

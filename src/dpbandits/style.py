@@ -55,6 +55,8 @@ ORDER = {
         "anytime_lazy_ucb",
         "lazy_dp_ts",
         "adap_klucb",
+        "adap_ucb",
+        "ldp_ucb",
     ),
     ("bai", True): ("dp_bai", "dp_bai_gauss", "baseline_bai", "dp_od"),
 }

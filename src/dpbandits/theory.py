@@ -3,8 +3,8 @@
 Each bound maps (means float[K], t int[C], epsilon, params, horizon) to float64[C]; an algorithm names
 its bound in ``Algorithm.bound`` (:class:`dpbandits.registry.Bound`). They are drawn as
 dashed overlays on the papers' figures (config ``theory_overlays``) and checked in the claims ledger:
-no curve's mean may exceed its bound. Bounds are expectations (UCB1, Tossou Theorems 3.2, 3.3, 3.5) or
-high-probability pull-count bounds (DP-SE, probability >= 1 - beta with beta = 1/T).
+no curve's mean may exceed its bound. Bounds are expectations (UCB1, Tossou Theorems 3.2, 3.3, 3.5, Azize &
+Basu's Theorem 7) or high-probability pull-count bounds (DP-SE, probability >= 1 - beta with beta = 1/T).
 """
 
 from __future__ import annotations
@@ -73,6 +73,16 @@ def dp_se_epochs(means, t, epsilon, params, horizon) -> np.ndarray:
         pulls = sum(epoch_schedule(k, e, epsilon, beta)[1] for e in range(1, last + 1))
         total += gap * np.minimum(t, pulls)
     return total
+
+
+def adap_ucb_thm7(means, t, epsilon, params, horizon=None) -> np.ndarray:
+    """Azize & Basu 2022, Theorem 7 (AdaP-UCB, alpha > 3): sum_a 16 alpha ln t / min(Delta_a, eps) + alpha/(alpha - 3).
+
+    Stated at the horizon T; the algorithm is anytime, so it holds at every t.
+    """
+    g, lt = _gaps(means), np.log(np.asarray(t, dtype=float))[:, None]
+    alpha = params["alpha"]
+    return np.sum(16 * alpha * lt / np.minimum(g, epsilon) + alpha / (alpha - 3), axis=1)
 
 
 def bound_for(algorithm: str, means, t, epsilon, params: dict, horizon: int) -> np.ndarray | None:

@@ -8,50 +8,28 @@ pull A = argmax_a I_a for N_A consecutive rounds (doubling its count N_A), and a
 replace mu~_A by the mean of this episode's N_A rewards + Lap(1/(epsilon N_A)), n_A = N_A. The
 noisy mean is drawn once per completed episode and kept until that arm's next episode ends. Anytime.
 
-Episodes are contiguous and fixed at their start, so each collapses to O(1) work: one Binomial
-for the episode's reward sum, regret linear over the episode (exact).
+The episodes (each collapsed to O(1) work, exact) are those of :mod:`._adap`, shared with AdaP-UCB.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
 from ..klucb import klucb_upper
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
-from ._generator import argmax_ties, bernoulli
+from ._adap import ALPHA, episode, first_pulls, new_state
+from ._generator import argmax_ties
 from ._params import TIE_BREAK
-from ._regret import fill_linear, record
-
-#: Reading axis of alpha (docs/reconstructions.md, "AdaP-KLUCB's alpha"): Hu & Hegde (Section 6) state none.
-ALPHA_READINGS = {
-    3.1: "Azize & Basu 2022, Section 5: 'We set alpha = 3.1 to comply with the regret upper bounds'",
-    4.0: "any alpha > 3 meets Azize & Basu's Theorems 7-8 (Algorithm 1 input 'alpha > 3'); 4 is the first "
-    "integer, a round value a reimplementation may pick",
-}
 
 
 @njit(cache=True, nogil=True)
 def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, random_ties):
     """One run. Returns (regret[C], pulls[K], reward_sum, last[K], mu[K]): final n_a and private means."""
     k = means.size
-    gap = means.max() - means
-    mu = np.empty(k)
-    last = np.ones(k, dtype=np.int64)
-    n = np.ones(k, dtype=np.int64)
-    index = np.empty(k)
-    out = np.empty(checkpoints.size)
-    regret = 0.0
-    total = 0.0
-    c = 0
-    for a in range(k):
-        x = bernoulli(rng, means[a])
-        mu[a] = x + rng.laplace(0.0, 1.0 / epsilon)
-        total += x
-        regret += gap[a]
-        c = record(out, checkpoints, c, a + 1, regret)
+    mu, last, n, index, out = new_state(k, checkpoints.size)
+    c, regret, total = first_pulls(means, epsilon, checkpoints, out, mu, rng)
     t = k
     while t < horizon:
         lt = math.log(t + 1)
@@ -60,17 +38,8 @@ def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, ran
             mb = min(max(mu[a] + level / epsilon, 0.0), 1.0)
             index[a] = klucb_upper(mb, level, tol)
         a = argmax_ties(index, rng, random_ties)
-        length = n[a]
-        steps = min(length, horizon - t)
-        c = fill_linear(out, checkpoints, c, t, regret, t + steps, gap[a])
-        regret += gap[a] * steps
-        s = float(rng.binomial(steps, means[a]))
+        t, c, regret, s = episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, regret, rng)
         total += s
-        if steps == length:
-            mu[a] = s / length + rng.laplace(0.0, 1.0 / (epsilon * length))
-            last[a] = length
-        n[a] += steps
-        t += steps
     return out, n, total, last, mu
 
 
@@ -116,12 +85,7 @@ register(
         run=run,
         params={
             "tie_break": TIE_BREAK,
-            "alpha": Param(
-                3.1,
-                low=3.0,
-                readings=ALPHA_READINGS,
-                doc="[CHOICE] exploration constant alpha > 3 (Azize & Basu's experiments; Hu & Hegde state none)",
-            ),
+            "alpha": ALPHA,
             "klucb_tol": Param(1e-9, low=0.0, doc="[CHOICE] bisection tolerance of the KL-UCB index"),
         },
         cost_ns=3,
