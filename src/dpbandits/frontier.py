@@ -43,6 +43,7 @@ BOUNDS = {
     "shariff_sheffet": ("K ln T / ε, Shariff & Sheffet 2018", "order only"),
 }
 REFERENCE = ("uniform_play", "uniform random play (no learning)")
+BOUND_COLOUR = "#8c8c8c"  # grey: the non-private reference (UCB) is black
 CLEAR = 2.0  # a cell's best is a clear win when the runner-up is at least this many s.e. of the difference behind
 BERNOULLI = "bernoulli"
 
@@ -146,7 +147,7 @@ def _ticks(ax, epsilons) -> None:
 
 def frontier_figure(fig: Figure, table: pd.DataFrame):
     """Final regret against epsilon, one panel per reward law, from :func:`dpbandits.plotting.curve_table`'s
-    output; the bounds as black lines (Bernoulli panels). Returns a matplotlib Figure."""
+    output; the bounds as grey lines (Bernoulli panels). Returns a matplotlib Figure."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
@@ -181,19 +182,21 @@ def frontier_figure(fig: Figure, table: pd.DataFrame):
             for bound, ls in bound_styles.items():
                 if bound != REFERENCE[0] and law(panel.instance) != BERNOULLI:
                     continue
-                ax.plot(grid, [lower_bounds(means, horizon, e)[bound] for e in grid], color="black", lw=0.8, ls=ls)
+                ax.plot(grid, [lower_bounds(means, horizon, e)[bound] for e in grid], color=BOUND_COLOUR, lw=0.9, ls=ls)
             ax.set_yscale("log")
             _ticks(ax, epsilons)
             ax.set_title(panel.title or f"{law(panel.instance).capitalize()} rewards")
         plotting._label_axes(axes, cols, len(fig.panels), "ε", "final pseudo-regret")
         handles = plotting._legend_handles(dict.fromkeys(rows["algorithm"]), {}, False)
         labels = {**{b: lbl for b, (lbl, _) in BOUNDS.items()}, REFERENCE[0]: REFERENCE[1]}
-        handles += [Line2D([], [], color="black", ls=ls, lw=0.8, label=labels[b]) for b, ls in bound_styles.items()]
+        handles += [
+            Line2D([], [], color=BOUND_COLOUR, ls=ls, lw=0.9, label=labels[b]) for b, ls in bound_styles.items()
+        ]
         runs = ", ".join(str(n) for n in sorted(rows["runs"].unique()))
         text = (
             f"{plotting._scaled_note(fig)}{fig.spec.get('caption', fig.name)} Mean pseudo-regret at "
             f"T = {rows['horizon'].max():g} over {runs} runs against ε; bars: ±1 s.e. of the mean; non-private "
-            f"algorithms as dashed horizontal lines. Black: lower bounds for Bernoulli arms (Lai & Robbins: exact "
+            f"algorithms as dashed horizontal lines. Grey: lower bounds for Bernoulli arms (Lai & Robbins: exact "
             f"constant, asymptotic; Azize & Basu and K ln T / ε: order only, constant 1), and uniform random play "
             f"(not a bound). Settings: {plotting.describe(fig)}."
         )
