@@ -20,8 +20,10 @@ import numpy as np
 from numba import njit
 
 from ..klucb import klucb_upper
+from ..laws import LAWS
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
-from ._generator import argmax_ties, bernoulli
+from ._generator import argmax_ties
+from ._laws import law_code, reward, reward_sum
 from ._params import TIE_BREAK
 from ._regret import fill_linear, record
 
@@ -34,8 +36,11 @@ ALPHA_READINGS = {
 
 
 @njit(cache=True, nogil=True)
-def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, random_ties):
-    """One run. Returns (regret[C], pulls[K], reward_sum, last[K], mu[K]): final n_a and private means."""
+def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, random_ties, law=0):
+    """One run. Returns (regret[C], pulls[K], reward_sum, last[K], mu[K]): final n_a and private means.
+
+    ``law``: reward law code (``_laws``); an episode reads only its reward sum (one Binomial under law 0).
+    """
     k = means.size
     gap = means.max() - means
     mu = np.empty(k)
@@ -47,7 +52,7 @@ def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, ran
     total = 0.0
     c = 0
     for a in range(k):
-        x = bernoulli(rng, means[a])
+        x = reward(rng, law, means[a])
         mu[a] = x + rng.laplace(0.0, 1.0 / epsilon)
         total += x
         regret += gap[a]
@@ -64,7 +69,7 @@ def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, ran
         steps = min(length, horizon - t)
         c = fill_linear(out, checkpoints, c, t, regret, t + steps, gap[a])
         regret += gap[a] * steps
-        s = float(rng.binomial(steps, means[a]))
+        s = reward_sum(rng, law, steps, means[a])
         total += s
         if steps == length:
             mu[a] = s / length + rng.laplace(0.0, 1.0 / (epsilon * length))
@@ -74,7 +79,8 @@ def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, ran
     return out, n, total, last, mu
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params):
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+    """One run of AdaP-KLUCB under reward law ``rewards``; see :func:`adap_klucb_kernel`."""
     out, n, total, _, _ = adap_klucb_kernel(
         means,
         horizon,
@@ -84,6 +90,7 @@ def run(means, horizon, epsilon, checkpoints, rng, params):
         checkpoints,
         rng,
         params["tie_break"] == "random",
+        law_code(rewards),
     )
     return out, n, total
 
@@ -124,6 +131,7 @@ register(
             ),
             "klucb_tol": Param(1e-9, low=0.0, doc="[CHOICE] bisection tolerance of the KL-UCB index"),
         },
+        laws=LAWS,
         cost_ns=3,
         doc="Azize & Basu (2022) AdaP-KLUCB, epsilon-global-DP; baseline of Hu & Hegde. Anytime.",
     )
