@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from . import registry
 from .bai import linear_instances
 from .instances import instance_label, means_for
+from .laws import check_rewards
 from .plugins import load_plugins
 from .seeding import config_id
 from .validation import check_budget, check_epsilon, check_horizon, check_means, check_runs
@@ -235,7 +236,14 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, gro
     if instance is None:
         raise ConfigError(f"{pkey}.instance: missing")
     if kind == "bai":
+        if isinstance(instance, dict) and "rewards" in instance:
+            raise ConfigError(f"{pkey}.instance.rewards: a best-arm identification instance sets its law with reward")
         return _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading)
+    if isinstance(instance, dict) and "rewards" in instance:
+        try:
+            check_rewards(instance["rewards"])
+        except ValueError as err:
+            raise ConfigError(f"{pkey}.instance.{err}") from None
     try:
         means = check_means(means_for(instance))
     except ValueError as err:
