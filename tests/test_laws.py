@@ -198,3 +198,13 @@ def test_point_mass_arms_pay_exactly_their_mean_in_every_kernel(name, law):
     # means 1, 0, 0: every reward is fixed under every law, so the reward sum is the best arm's pull count
     out = dpbandits.simulate(name, [1.0, 0.0, 0.0], 400, 1.0, runs=20, seed=5, rewards=law)
     np.testing.assert_array_equal(out.reward_sum, out.pulls[:, 0])
+
+
+def test_the_cost_hint_counts_a_draw_per_pull_under_another_law():
+    # collapsed kernels step under another law: DP-SE's hint (0.3 ns a pull) must not announce Bernoulli's cost
+    from dpbandits.laws import DRAW_NS, cost_ns
+    from dpbandits.simulate import announce_cost
+
+    alg = ALGORITHMS["dp_se"]
+    assert cost_ns(alg, "bernoulli") == alg.cost_ns and cost_ns(alg, "beta") == alg.cost_ns + DRAW_NS
+    assert announce_cost(alg, 10**9, "uniform") == pytest.approx((alg.cost_ns + DRAW_NS) * 1e-9 * 10**9)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from . import registry
 from .bai import linear_instances
 from .instances import instance_label, means_for
-from .laws import check_rewards
+from .laws import DEFAULT, check_rewards, cost_ns
 from .plugins import load_plugins
 from .seeding import config_id
 from .validation import check_budget, check_epsilon, check_horizon, check_means, check_runs
@@ -366,8 +366,11 @@ def pulls_per_run(spec: SimSpec) -> int:
 
 
 def estimated_seconds(spec: SimSpec, runs: int) -> float:
-    """Rough core-seconds of ``runs`` runs of ``spec`` from the registry's cost hint (job sizing only)."""
-    return registry.ALGORITHMS[spec.algorithm].cost_ns * 1e-9 * pulls_per_run(spec) * runs
+    """Rough core-seconds of ``runs`` runs of ``spec`` from the registry's cost hint under the instance's reward
+    law (job sizing only)."""
+    regret = spec.kind == "regret" and isinstance(spec.instance, dict)
+    law = spec.instance.get("rewards", DEFAULT) if regret else DEFAULT
+    return cost_ns(registry.ALGORITHMS[spec.algorithm], law) * 1e-9 * pulls_per_run(spec) * runs
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,17 @@ DEFAULT = "bernoulli"
 BETA_CONCENTRATION = 1.0  # c of Beta(c m, c (1 - m)); at m = 1/2 the variance is 1/8 (uniform: 1/12)
 
 
+#: Rough ns of one reward drawn under a law other than bernoulli (``dpbandits bench``, 2026-11-27): the collapsed
+#: kernels step there, so an algorithm's cost hint grows by about this much per pull (:func:`cost_ns`).
+DRAW_NS = 50.0
+
+
+def cost_ns(algorithm, rewards: str) -> float:
+    """Rough ns per pull of ``algorithm`` (an ``Algorithm``) under law ``rewards``: its ``cost_ns`` hint, plus
+    one reward draw per pull under a law other than the default."""
+    return algorithm.cost_ns if rewards == DEFAULT else algorithm.cost_ns + DRAW_NS
+
+
 def check_rewards(rewards) -> str:
     """Return ``rewards`` if it names a law in ``LAWS``, else raise ``ValueError`` naming ``rewards``."""
     if not isinstance(rewards, str) or rewards not in LAWS:

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import registry
 from .checkpoints import check_checkpoints, default_checkpoints
-from .laws import BETA_CONCENTRATION, DEFAULT, check_rewards
+from .laws import BETA_CONCENTRATION, DEFAULT, check_rewards, cost_ns
 from .seeding import config_key, run_generator
 from .validation import check_epsilon, check_first_run, check_horizon, check_means, check_runs, check_seed
 
@@ -60,10 +60,11 @@ def law_meta(rewards: str) -> dict:
     return {"rewards": rewards, **({"beta_concentration": BETA_CONCENTRATION} if rewards == "beta" else {})}
 
 
-def announce_cost(alg, pulls: int) -> float:
-    """Estimated core-seconds of ``pulls`` pulls of ``alg`` (its ``cost_ns`` hint, measured by the bench);
-    logged as a warning when above ``COST_WARNING_S``, so a horizon typo is caught before the wait."""
-    seconds = alg.cost_ns * 1e-9 * pulls
+def announce_cost(alg, pulls: int, rewards: str = DEFAULT) -> float:
+    """Estimated core-seconds of ``pulls`` pulls of ``alg`` under law ``rewards`` (its ``cost_ns`` hint, measured
+    by the bench; :func:`dpbandits.laws.cost_ns`); logged as a warning when above ``COST_WARNING_S``, so a horizon
+    typo is caught before the wait."""
+    seconds = cost_ns(alg, rewards) * 1e-9 * pulls
     if seconds > COST_WARNING_S:
         log.warning(
             "dpbandits: %s is estimated to take about %.3g core-hours (%.3g pulls); interrupt if unintended",
@@ -95,7 +96,7 @@ def prepare(algorithm, means, horizon, epsilon, runs, seed, checkpoints, params,
     resolved = alg.resolve(params)
     config = {"algorithm": alg.name, "means": means, "horizon": horizon, "epsilon": epsilon, "params": resolved}
     key = config_key(config if rewards == DEFAULT else {**config, "rewards": rewards})
-    announce_cost(alg, horizon * runs)
+    announce_cost(alg, horizon * runs, rewards)
     run_ids = np.arange(first_run, first_run + runs)
     return alg, means, horizon, epsilon, run_ids, seed, ckpts, resolved, key
 
