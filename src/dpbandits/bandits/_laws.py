@@ -9,8 +9,9 @@ Law 0 (Bernoulli) is the kernels' own path, left as it was: block deciders (``_d
 - :func:`stream_reward`, from a kernel's inline PCG64 stream (UCB, DP-UCB, the Tossou family): a uniform
   from one pool word, a Beta from numpy's gamma algorithms (:func:`._gamma.beta`).
 
-A mean of 0 or 1 is a point mass under every law (no draw). A kernel adopts the laws by taking a ``law``
-code and, where it draws a reward, calling these instead of its Bernoulli draw when ``law != BERNOULLI``.
+A mean of 0 or 1 is a point mass under every law (no draw). A kernel adopts the laws by taking a last argument
+``law=0`` (its Python wrapper passes :func:`law_args`) and, where it draws a reward, calling these instead of its
+Bernoulli draw when ``law != BERNOULLI``.
 """
 
 from __future__ import annotations
@@ -26,9 +27,13 @@ BERNOULLI, BETA, UNIFORM = (LAWS.index(name) for name in ("bernoulli", "beta", "
 _C = BETA_CONCENTRATION
 
 
-def law_code(rewards: str) -> int:
-    """The kernels' integer code of law ``rewards`` (a name in ``dpbandits.laws.LAWS``)."""
-    return LAWS.index(rewards)
+def law_args(rewards: str) -> tuple:
+    """A kernel's trailing ``law`` argument for law ``rewards``: none under bernoulli, else (its code,).
+
+    Left out, ``law`` is its default 0, which numba compiles as a constant: the other laws' branches vanish and
+    the Bernoulli path is the code it was before the laws.
+    """
+    return () if rewards == "bernoulli" else (LAWS.index(rewards),)
 
 
 @njit(cache=True, inline="always")

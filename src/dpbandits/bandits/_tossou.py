@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._laws import law_code
+from ._laws import law_args
 from ._pcg64 import new_streams, set_streams_state
 
 BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
@@ -48,7 +48,7 @@ def entry_points(kernel, args, eta_per_arm=False):
             eta,
             _NO_PICKS,
             False,
-            law_code(rewards),
+            *law_args(rewards),
         )
         set_streams_state([rng], streams)
         return out

@@ -23,7 +23,7 @@ from ..klucb import klucb_upper
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._generator import argmax_ties
-from ._laws import law_code, reward, reward_sum
+from ._laws import law_args, reward, reward_sum
 from ._params import TIE_BREAK
 from ._regret import fill_linear, record
 
@@ -90,7 +90,7 @@ def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
         checkpoints,
         rng,
         params["tie_break"] == "random",
-        law_code(rewards),
+        *law_args(rewards),
     )
     return out, n, total
 

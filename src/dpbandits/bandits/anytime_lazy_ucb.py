@@ -25,7 +25,7 @@ from numba import njit
 from ..laws import LAWS
 from ..registry import Algorithm, Contract, Setting, register
 from ._generator import argmax_ties
-from ._laws import law_code
+from ._laws import law_args
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
 from ._params import TIE_BREAK
 from ._regret import fill_linear
@@ -126,7 +126,7 @@ def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ti
 def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
     """One run of Anytime-Lazy-UCB under reward law ``rewards``; see :func:`anytime_lazy_ucb_kernel`."""
     out, n, total, _, _ = anytime_lazy_ucb_kernel(
-        means, horizon, epsilon, checkpoints, rng, params["tie_break"] == "random", True, law_code(rewards)
+        means, horizon, epsilon, checkpoints, rng, params["tie_break"] == "random", True, *law_args(rewards)
     )
     return out, n, total
 

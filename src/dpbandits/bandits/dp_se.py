@@ -26,7 +26,7 @@ from numba import njit
 from ..audit_tables import threshold_candidates
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Bound, Contract, OptionalProbability, Param, Setting, register
-from ._laws import law_code, reward_sum
+from ._laws import law_args, reward_sum
 from ._params import resolve_beta
 from ._regret import fill_linear, fill_round_robin, finish_round_robin
 from ._release import noisy_means
@@ -139,7 +139,7 @@ def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
         params["noise_scale_uses"] == "R_e",
         checkpoints,
         rng,
-        law_code(rewards),
+        *law_args(rewards),
     )
 
 

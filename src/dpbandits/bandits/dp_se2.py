@@ -33,7 +33,7 @@ from ..laws import LAWS
 from ..mechanisms import laplace_scale
 from ..registry import ALGORITHMS, Algorithm, Audit, Contract, OptionalProbability, Param, Setting, register
 from ..stopping import svt_scales
-from ._laws import law_code, reward_sum
+from ._laws import law_args, reward_sum
 from ._params import resolve_beta
 from ._regret import fill_linear, fill_round_robin, finish_round_robin
 from ._release import noisy_means
@@ -156,7 +156,7 @@ def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2", rew
         hist_unit,
         checkpoints,
         rng,
-        law_code(rewards),
+        *law_args(rewards),
     )
 
 

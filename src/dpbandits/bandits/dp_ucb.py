@@ -51,7 +51,7 @@ from ..registry import Algorithm, Contract, OptionalProbability, Param, Setting,
 from ._argmax import first_max, fma, lead_chunk, padded_index
 from ._counters import tree_noise_step
 from ._draws import critical_chunks, fill_draws, fill_laplace, fill_sqrt_log
-from ._laws import BERNOULLI, law_code, stream_reward
+from ._laws import BERNOULLI, law_args, stream_reward
 from ._params import resolve_beta
 from ._pcg64 import new_streams, set_streams_state
 
@@ -330,7 +330,7 @@ def run_batch(means, horizon, epsilon, checkpoints, rngs, params, rewards="berno
     gamma = gamma_bonus(means.size, horizon, epsilon, beta, params["gamma_log"], params["gamma_denominator"])
     streams = new_streams(rngs)
     out = dp_ucb_batch(
-        means, horizon, gamma, node_scale(horizon, epsilon), checkpoints, streams, True, law_code(rewards)
+        means, horizon, gamma, node_scale(horizon, epsilon), checkpoints, streams, True, *law_args(rewards)
     )
     set_streams_state(rngs, streams)
     return out

@@ -24,7 +24,7 @@ from ..laws import LAWS
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._gamma import beta
 from ._generator import argmax_ties
-from ._laws import law_code
+from ._laws import law_args
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
 from ._params import TIE_BREAK
 from ._pcg64 import POOL_INDEX, new_streams
@@ -103,7 +103,7 @@ def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
         rng,
         theta_stream(rng),
         params["tie_break"] == "random",
-        law_code(rewards),
+        *law_args(rewards),
     )
     return out, n, total
 

@@ -20,7 +20,7 @@ from ..laws import LAWS
 from ..registry import Algorithm, Bound, register
 from ._argmax import count_max, first_max, fma, lead_chunk, padded_index, resolve_tie
 from ._draws import critical_chunks, fill_sqrt_log, fill_uniforms
-from ._laws import BERNOULLI, law_code, stream_reward
+from ._laws import BERNOULLI, law_args, stream_reward
 from ._params import TIE_BREAK
 from ._pcg64 import new_streams, set_streams_state
 from ._tossou import BLOCK, replay_stream
@@ -241,7 +241,7 @@ def replay(means, epsilon, checkpoints, params, u, eta, picks):
 def run_batch(means, horizon, epsilon, checkpoints, rngs, params, rewards="bernoulli"):
     """Runs of UCB1 under reward law ``rewards``, one per Generator (each advanced past the words its run pooled)."""
     streams = new_streams(rngs)
-    out = ucb_batch(means, horizon, checkpoints, params["tie_break"] == "random", streams, True, law_code(rewards))
+    out = ucb_batch(means, horizon, checkpoints, params["tie_break"] == "random", streams, True, *law_args(rewards))
     set_streams_state(rngs, streams)
     return out
 
