@@ -24,15 +24,16 @@ DEFAULT = "bernoulli"
 BETA_CONCENTRATION = 1.0  # c of Beta(c m, c (1 - m)); at m = 1/2 the variance is 1/8 (uniform: 1/12)
 
 
-#: Rough ns of one reward drawn under a law other than bernoulli (``dpbandits bench``, 2026-11-27): the collapsed
-#: kernels step there, so an algorithm's cost hint grows by about this much per pull (:func:`cost_ns`).
-DRAW_NS = 50.0
+#: Rough ns a pull costs more under each law than under bernoulli (``dpbandits bench``, 2026-11-27, loaded 2-core
+#: machine: +100-230 ns with Beta(m, 1 - m)'s rejection sampler, +5-60 ns with the uniform): the collapsed kernels
+#: step there and the stepping ones draw each reward, so an algorithm's cost hint grows by this (:func:`cost_ns`).
+DRAW_NS = {"bernoulli": 0.0, "beta": 200.0, "uniform": 50.0}
 
 
 def cost_ns(algorithm, rewards: str) -> float:
-    """Rough ns per pull of ``algorithm`` (an ``Algorithm``) under law ``rewards``: its ``cost_ns`` hint, plus
-    one reward draw per pull under a law other than the default."""
-    return algorithm.cost_ns if rewards == DEFAULT else algorithm.cost_ns + DRAW_NS
+    """Rough ns per pull of ``algorithm`` (an ``Algorithm``) under law ``rewards``: its ``cost_ns`` hint (measured
+    under bernoulli) plus ``DRAW_NS[rewards]``."""
+    return algorithm.cost_ns + DRAW_NS[rewards]
 
 
 def check_rewards(rewards) -> str:
