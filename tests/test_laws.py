@@ -52,11 +52,11 @@ def _stream_draws(sb, law, p, n):
 
 
 def fast_generator(law, p, n, seed=0):
-    return _generator_draws(np.random.default_rng(seed), _laws.law_code(law), p, n)
+    return _generator_draws(np.random.default_rng(seed), LAWS.index(law), p, n)
 
 
 def fast_stream(law, p, n, seed=0):
-    return _stream_draws(new_streams([np.random.default_rng(seed)])[0], _laws.law_code(law), p, n)
+    return _stream_draws(new_streams([np.random.default_rng(seed)])[0], LAWS.index(law), p, n)
 
 
 def twin(law, p, n, seed=0):
@@ -92,7 +92,7 @@ def test_samplers_draw_the_law(sampler, law):
 def test_a_reward_sum_is_the_sum_of_the_laws_draws(law):
     # law 0: one Binomial(n, m); others: n draws summed; both have mean n m and variance n var
     pulls, runs, m = 37, 20_000, 0.3
-    s = _generator_sums(np.random.default_rng(1), _laws.law_code(law), m, pulls, runs)
+    s = _generator_sums(np.random.default_rng(1), LAWS.index(law), m, pulls, runs)
     assert np.all((s >= 0) & (s <= pulls))
     assert abs(s.mean() - pulls * m) < 5 * np.sqrt(pulls * variance(law, m) / runs)
     dev = (s - pulls * m) ** 2
@@ -106,7 +106,7 @@ def test_a_mean_of_0_or_1_is_a_point_mass(law, m):
         if sampler == "kernel_stream" and law == "bernoulli":
             continue
         assert np.all(draw(law, m, 1000) == m), f"{sampler} {law} m={m}"
-    assert np.all(_generator_sums(np.random.default_rng(2), _laws.law_code(law), m, 9, 100) == 9 * m)
+    assert np.all(_generator_sums(np.random.default_rng(2), LAWS.index(law), m, 9, 100) == 9 * m)
 
 
 def test_tiny_and_near_one_means_stay_in_the_unit_interval():
