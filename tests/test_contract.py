@@ -151,7 +151,8 @@ def same_rewards(a, b, means) -> bool:
 def test_fast_kernel_and_twin_sample_the_same_distribution_under_each_law(name, law):
     # the Bernoulli contract setting with rewards of another law (dpbandits.laws): regret paths, pulls and reward
     # noise agree; power control: the fast kernel's Bernoulli runs must differ from the twin's under the law.
-    # The noise's own power is the Bernoulli cases' business, so fewer runs do here (LAW_RUNS)
+    # The noise's own power is the Bernoulli cases' business, so fewer runs do here (LAW_RUNS): the 24 law cases took
+    # 134 s of one core on 2026-11-27 (warm kernels), against 361 s at the Bernoulli cases' counts
     alg = ALGORITHMS[name]
     contract, setting = alg.contract, alg.contract.bernoulli
     runs, fast_runs = min(contract.runs, LAW_RUNS), min(contract.fast_runs, 5 * LAW_RUNS)
