@@ -24,9 +24,9 @@ DEFAULT = "bernoulli"
 BETA_CONCENTRATION = 1.0  # c of Beta(c m, c (1 - m)); at m = 1/2 the variance is 1/8 (uniform: 1/12)
 
 
-#: Rough ns a pull costs more under each law than under bernoulli (``dpbandits bench``, 2026-11-27, loaded 2-core
-#: machine: +100-230 ns with Beta(m, 1 - m)'s rejection sampler, +5-60 ns with the uniform): the collapsed kernels
-#: step there and the stepping ones draw each reward, so an algorithm's cost hint grows by this (:func:`cost_ns`).
+#: Rough ns a pull costs more under each law than under bernoulli (``dpbandits bench``, 2026-11-27, 2-core machine
+#: at load 2: +105-250 ns with Beta(m, 1 - m)'s rejection sampler, +5-90 ns with the uniform; docs/reward-laws.md):
+#: the collapsed kernels step there and the stepping ones draw each reward, so a cost hint grows by this.
 DRAW_NS = {"bernoulli": 0.0, "beta": 200.0, "uniform": 50.0}
 
 
