@@ -28,3 +28,12 @@ def same_paths(a, b, alpha=ALPHA):
     a, b = np.asarray(a), np.asarray(b)
     c = a.shape[1]
     return all(same_distribution(a[:, j], b[:, j], alpha / c) for j in range(c))
+
+
+def same_spread(x, y, alpha=ALPHA):
+    """Brown-Forsythe test (Levene's, centred at the median) of equal spread of two samples: True if not rejected at
+    ``alpha``. KS has little power against a change of scale alone; this test is built for it."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if x.std() == 0 and y.std() == 0:
+        return bool(np.median(x) == np.median(y))
+    return stats.levene(x, y, center="median").pvalue > alpha

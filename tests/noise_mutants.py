@@ -156,6 +156,14 @@ MUTANTS = [
         "dp_ucb and not dp_ucb_",
     ),
     (
+        "dp_ucb tree nodes under a non-Bernoulli reward law",
+        "bandits/dp_ucb.py",
+        "fill_laplace(sb, scale, eta)",
+        "fill_laplace(sb, 0.5 * scale, eta)",
+        CONTRACT,
+        "dp_ucb and not dp_ucb_",
+    ),
+    (
         "hybrid counter node noise without its level factor (dp_ucb_bound, dp_ucb_tossou)",
         "bandits/_counters.py",
         "k * node_scale * eta",

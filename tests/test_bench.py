@@ -34,6 +34,9 @@ def test_bench_writes_json_and_markdown(tmp_path, capsys):
             "--cores",
             "1",
             "2",
+            "--laws",
+            "bernoulli",
+            "beta",
         ]
     )
     data = json.loads(out.read_text())
@@ -42,10 +45,16 @@ def test_bench_writes_json_and_markdown(tmp_path, capsys):
     assert (meta["instance"], meta["epsilon"], meta["horizon"], meta["runs"]) == ("C2", 0.5, 3000, 2)
     assert meta["reference_repeats"] == 2
     assert len(meta["load_before"]) == 3 and "numba" in meta["versions"]
-    assert [(r["algorithm"], r["k"]) for r in data["rows"]] == [("ucb", 3), ("ucb", 5), ("dp_ucb", 3), ("dp_ucb", 5)]
+    assert meta["laws"] == ["bernoulli", "beta"]
+    assert [(r["algorithm"], r["k"], r["rewards"]) for r in data["rows"]] == [
+        (name, k, law) for name in ("ucb", "dp_ucb") for k in (3, 5) for law in ("bernoulli", "beta")
+    ]
     for row in data["rows"]:
         assert row["fast_pulls"] == 6000 and row["fast_ns_per_pull"] > 0 and not row["collapsed"]
-        assert row["ratio"] == pytest.approx(row["reference_ns_per_pull"] / row["fast_ns_per_pull"])
+        if row["rewards"] == "bernoulli":  # the twin is timed under the default law only
+            assert row["ratio"] == pytest.approx(row["reference_ns_per_pull"] / row["fast_ns_per_pull"])
+        else:
+            assert row["ratio"] is None and row["reference_ns_per_pull"] is None
         assert row["tracemalloc_peak_kib"] > 0 and row["maxrss_delta_kib"] >= 0
     est = data["pipeline_estimate"]
     assert est["job_overhead_s"] == 0.5 and est["jobs"] == sum(e["jobs"] for e in est["per_algorithm"].values())
@@ -56,7 +65,8 @@ def test_bench_writes_json_and_markdown(tmp_path, capsys):
     assert est["core_seconds"] / 2 <= est["wall_seconds"]["2"] <= est["wall_seconds"]["1"]
     assert data["pipeline_measured"] is None
     text = capsys.readouterr().out
-    assert "| algorithm | K | fast ns per (simulated*) pull |" in text and "Pipeline estimate" in text
+    assert "| algorithm | K | rewards | fast ns per (simulated*) pull |" in text and "Pipeline estimate" in text
+    assert "| ucb | 3 | beta |" in text
 
 
 def test_estimate_helpers():
@@ -64,6 +74,8 @@ def test_estimate_helpers():
     assert bench.ns_per_pull(rows, "a", 10) == pytest.approx(15.0)
     assert bench.ns_per_pull(rows, "a", 3) == 10.0 and bench.ns_per_pull(rows, "a", 30) == 25.0
     assert bench.ns_per_pull(rows, "b", 5) is None
+    laws = [{**rows[0], "rewards": "beta", "fast_ns_per_pull": 40.0}, *rows]  # measured beta at K = 5 only
+    assert bench.ns_per_pull(laws, "a", 30, "beta") == 40.0 and bench.ns_per_pull(laws, "a", 30, "uniform") == 25.0
     assert bench.makespan([3, 3, 2, 2, 2], 2) == 7 and bench.makespan([3, 3, 2, 2, 2], 1) == 12
     assert bench.regret_algorithms() == sorted(bench.regret_algorithms()) and "dp_ucb" in bench.regret_algorithms()
 

@@ -135,6 +135,8 @@ BAD = [
     (lambda c: _tossou(c).update(instance={"means": [0.5]}), "means"),
     (lambda c: _tossou(c).update(panels=[]), "panels"),
     (lambda c: _tossou(c).update(colour="red"), "colour"),
+    (lambda c: _tossou(c).update(instance={"name": "C2", "k": 5, "rewards": "gauss"}), "rewards"),
+    (lambda c: _tossou(c).update(instance={"name": "C2", "k": 5, "rewards": 1}), "rewards"),
     (lambda c: c["papers"].update(nopaper={"figures": {}}), "nopaper"),
 ]
 
@@ -194,3 +196,34 @@ def test_packed_job_results_equal_single_jobs(tmp_path):
             assert packed[eps].meta["run_ids"] == [2, 3, 4]
     with pytest.raises(KeyError, match="no runs of configuration"):
         load_groups([tmp_path / "alone0.npz"], cids[1])
+
+
+def test_a_regret_instance_takes_a_reward_law(tmp_path):
+    # the law reaches simulate (its own seeds, its meta), the result file and the instance's label
+    from dpbandits.instances import instance_label
+    from dpbandits.io import load_groups
+    from dpbandits.pipeline import run_job
+
+    cfg = raw_config()
+    _tossou(cfg).update(instance={"name": "tossou_2arm", "rewards": "beta"})
+    sims, _ = catalogue.expand(configfile.prepare(cfg, SCHEMA))
+    laws = {s.instance.get("rewards") for s in sims.values() if s.kind == "regret"}
+    assert "beta" in laws and instance_label({"name": "tossou_2arm", "rewards": "beta"}) == "tossou_2arm, rewards=beta"
+    base = {"kind": "regret", "algorithm": "ucb", "horizon": 300, "params": {}, "seed": 7, "checkpoints": 5}
+    metas = {}
+    for law in (None, "beta"):
+        instance = {"means": [0.7, 0.4], **({"rewards": law} if law else {})}
+        log = run_job([{**base, "instance": instance, "epsilons": [1.0]}], 0, 3, str(tmp_path / f"{law}.npz"))
+        (result,) = load_groups([tmp_path / f"{law}.npz"], log["members"][0]["cid"]).values()
+        metas[law] = result.meta
+    assert metas[None]["rewards"] == "bernoulli" and metas["beta"]["rewards"] == "beta"
+    assert metas["beta"]["beta_concentration"] == 1.0 and metas[None]["config_key"] != metas["beta"]["config_key"]
+
+
+def test_a_bai_instance_refuses_rewards_naming_the_key():
+    cfg = configfile.prepare(raw_config(), SCHEMA)
+    fig = cfg["papers"]["chen2024"]["figures"]["fig1"]
+    assert fig["kind"] == "bai"
+    fig["instance"] = {**fig["instance"], "rewards": "beta"}
+    with pytest.raises(catalogue.ConfigError, match=r"instance\.rewards: a best-arm identification instance"):
+        catalogue.expand(cfg)

@@ -89,6 +89,18 @@ def test_simulate_saves_what_the_library_computes(tmp_path):
     assert meta["params"]["beta"] == 0.9
 
 
+def test_simulate_takes_a_reward_law(tmp_path, capsys):
+    for law, where in (
+        ("beta", ["--means", "0.9", "0.6", "--rewards", "beta"]),
+        ("uniform", ["--instance", "{means: [0.9, 0.6], rewards: uniform}"]),
+    ):
+        out = tmp_path / f"{law}.npz"
+        assert cli.main(["simulate", "ucb", *where, "--horizon", "500", "--runs", "2", "--out", str(out)]) == 0
+        meta, arrays = load_npz(out)
+        ref = dpbandits.simulate("ucb", [0.9, 0.6], 500, None, 2, 0, rewards=law)
+        assert meta["rewards"] == law and np.array_equal(arrays["reward_sum"], ref.reward_sum)
+
+
 def test_simulate_csv_has_one_row_per_run(tmp_path, capsys):
     out = tmp_path / "sub" / "runs.csv"
     assert (
@@ -139,6 +151,26 @@ def test_simulate_bai(capsys):
         (["dp_se", "--means", "0.9", "0.5", "--horizon", "1.5", "--epsilon", "1"], "--horizon"),
         (["dp_se", "--means", "0.9", "0.5", "--horizon", "100", "--epsilon", "1", "--out", "x.txt"], "--out"),
         (["dp_se", "--means", "0.9", "0.5", "--horizon", "100"], "--epsilon"),
+        (["ucb", "--means", "0.9", "0.5", "--horizon", "100", "--rewards", "gauss"], "rewards="),
+        (["ucb", "--instance", "{means: [0.9, 0.5], rewards: 2}", "--horizon", "100"], "rewards="),
+        (
+            ["ucb", "--instance", "{means: [0.9, 0.5], rewards: beta}", "--horizon", "9", "--rewards", "uniform"],
+            "--rewards",
+        ),
+        (
+            [
+                "dp_bai",
+                "--instance",
+                "{name: two_arm, ratio: 10}",
+                "--horizon",
+                "99",
+                "--epsilon",
+                "1",
+                "--rewards",
+                "beta",
+            ],
+            "--rewards",
+        ),
     ],
 )
 def test_simulate_bad_input_exits_2_naming_it(args, culprit, capsys):

@@ -37,6 +37,7 @@ from dpbandits.bai import simulate_bai
 from dpbandits.bai.linear_instances import instance_for, section5_instance, two_arm_instance
 from dpbandits.checkpoints import check_checkpoints, default_checkpoints
 from dpbandits.instances import NAMED, means_for, sajed_instance
+from dpbandits.laws import LAWS
 from dpbandits.registry import OptionalProbability
 from dpbandits.validation import MAX_ARMS, MAX_BUDGET, MAX_HORIZON, MAX_RUN_INDEX, MAX_RUNS, MIN_EPSILON
 
@@ -116,6 +117,7 @@ def regret_arguments(draw, algorithm, max_horizon=300, max_runs=3):
         seed=draw(st.integers(0, 2**64)),
         first_run=draw(st.integers(0, 10**6)),
         checkpoints=checkpoints,
+        rewards=draw(st.sampled_from(ALGORITHMS[algorithm].laws)),
         **draw(valid_params(algorithm)),
     )
 
@@ -294,7 +296,8 @@ def assert_names_first(message: str, culprit: str, names) -> None:
 def compiled():
     """Compile every kernel once, so the 5 s deadline measures input handling, not numba's compiler."""
     for name in REGRET:
-        dpbandits.simulate(name, [0.9, 0.6], 50, 1.0, runs=1, seed=0)
+        for law in ALGORITHMS[name].laws:
+            dpbandits.simulate(name, [0.9, 0.6], 50, 1.0, runs=1, seed=0, rewards=law)
     arms, theta = section5_instance(5)
     for name in BAI:
         simulate_bai(name, arms, theta, 600, 0.5, runs=1, seed=0)
@@ -323,7 +326,10 @@ def check_regret_result(out, args: dict) -> None:
     assert np.all(out.regret <= ckpts * gaps.max() * (1 + 1e-12))  # at most the worst gap per step
     if ckpts[-1] == horizon:  # pseudo-regret at the horizon: the pulls times the gaps (sums in any order)
         np.testing.assert_allclose(out.regret[:, -1], out.pulls @ gaps, rtol=1e-9, atol=1e-9)
-    assert np.all((out.reward_sum >= 0) & (out.reward_sum <= horizon) & (out.reward_sum == np.round(out.reward_sum)))
+    assert np.all((out.reward_sum >= 0) & (out.reward_sum <= horizon))
+    if args["rewards"] == "bernoulli":
+        assert np.all(out.reward_sum == np.round(out.reward_sum))
+    assert out.meta["rewards"] == args["rewards"]
     given_params = {key: value for key, value in args.items() if key in alg.params}
     assert out.meta["params"] == {key: given_params.get(key, spec.default) for key, spec in alg.params.items()}
     assert out.meta["epsilon"] == (float(args["epsilon"]) if alg.private else None)
@@ -351,7 +357,7 @@ def test_valid_regret_calls_keep_the_invariants(engine, algorithm, data):
     np.testing.assert_array_equal(last.pulls[0], out.pulls[-1])
 
 
-REGRET_ARGUMENTS = ["algorithm", "means", "horizon", "epsilon", "runs", "seed", "first_run", "checkpoints"]
+REGRET_ARGUMENTS = ["algorithm", "means", "horizon", "epsilon", "runs", "seed", "first_run", "checkpoints", "rewards"]
 
 
 def spoil_regret(data, args: dict, argument: str) -> tuple[dict, str]:
@@ -378,6 +384,11 @@ def spoil_regret(data, args: dict, argument: str) -> tuple[dict, str]:
             labelled("last run index beyond 2**62", st.integers(MAX_RUN_INDEX - int(args["runs"]) + 1, 2**70)),
         ),
         "checkpoints": bad_checkpoints(horizon),
+        "rewards": st.one_of(
+            labelled("unknown law", st.text(max_size=12).filter(lambda v: v not in LAWS)),
+            labelled("a law's name in capitals or padded", st.sampled_from(["Beta", "BERNOULLI", " uniform", "gauss"])),
+            labelled("not a string", st.sampled_from([None, 0, 1.0, True, ["beta"], b"beta", {"beta": 1}])),
+        ),
     }
     if argument == "parameter":
         culprit, (label, value) = data.draw(bad_param(args["algorithm"]), label="parameter")

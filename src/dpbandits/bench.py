@@ -3,9 +3,11 @@
 ``python -m dpbandits.bench`` times, for every regret algorithm and every K, the fast path
 (:func:`dpbandits.simulate`, best of ``--repeats`` after a warm-up call that compiles) and its
 ``dpbandits.reference`` twin (short horizon, same run) on Sajed's instance C2 with epsilon 0.5 and the
-library's default parameters. Collapsed kernels (``Algorithm.collapsed``) simulate many pulls per unit of work;
-their figure is ns per *simulated* pull. From the measured ns/pull and the configuration catalogue it
-estimates the cost of the whole pipeline; ``--measure-pipeline`` also runs and times Snakemake.
+library's default parameters, under each reward law of ``--laws`` (:mod:`dpbandits.laws`; the twin is timed
+under the default law only, where the ratio is stated). Collapsed kernels (``Algorithm.collapsed``) simulate
+many pulls per unit of work; their figure is ns per *simulated* pull. From the measured ns/pull and the
+configuration catalogue it estimates the cost of the whole pipeline; ``--measure-pipeline`` also runs and
+times Snakemake.
 Writes JSON (``--out``) and prints markdown tables.
 """
 
@@ -28,6 +30,7 @@ import numpy as np
 from . import catalogue, plugins, reference, registry
 from .checkpoints import default_checkpoints
 from .instances import means_for, sajed_instance
+from .laws import DEFAULT, LAWS
 from .simulate import simulate, versions
 
 EPSILON = 0.5
@@ -51,21 +54,22 @@ def load() -> tuple[float, float, float]:
     return os.getloadavg()
 
 
-def time_fast(name: str, means: np.ndarray, horizon: int, runs: int, repeats: int) -> dict:
-    """Best-of-``repeats`` seconds of ``simulate(name, means, horizon, EPSILON, runs)`` and its memory.
+def time_fast(name: str, means: np.ndarray, horizon: int, runs: int, repeats: int, rewards: str = DEFAULT) -> dict:
+    """Best-of-``repeats`` seconds of ``simulate(name, means, horizon, EPSILON, runs, rewards=rewards)`` and its
+    memory.
 
     A first call on a short horizon compiles the kernels. Memory comes from one more call: the peak of
     Python-tracked allocations (``tracemalloc``, numpy arrays) and the growth of the process's peak RSS.
     """
-    simulate(name, means, min(horizon, 2000), EPSILON, runs, SEED)  # warm-up: compile
+    simulate(name, means, min(horizon, 2000), EPSILON, runs, SEED, rewards=rewards)  # warm-up: compile
     best = float("inf")
     for _ in range(repeats):
         t0 = time.perf_counter()
-        simulate(name, means, horizon, EPSILON, runs, SEED)
+        simulate(name, means, horizon, EPSILON, runs, SEED, rewards=rewards)
         best = min(best, time.perf_counter() - t0)
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     tracemalloc.start()
-    simulate(name, means, horizon, EPSILON, runs, SEED)
+    simulate(name, means, horizon, EPSILON, runs, SEED, rewards=rewards)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -91,31 +95,47 @@ def time_reference(name: str, means: np.ndarray, horizon: int, repeats: int) -> 
 
 
 def bench(
-    algorithms, ks, horizon: int, reference_horizon: int, runs: int, repeats: int, reference_repeats: int = 1, log=None
+    algorithms,
+    ks,
+    horizon: int,
+    reference_horizon: int,
+    runs: int,
+    repeats: int,
+    reference_repeats: int = 1,
+    log=None,
+    laws=(DEFAULT,),
 ) -> list[dict]:
-    """One row per (algorithm, K): fast and reference ns per pull, their ratio and memory."""
+    """One row per (algorithm, K, reward law it accepts): fast ns per pull and memory; under the default law
+    also the reference's ns per pull and the ratio (None under the others)."""
     rows = []
     for name in algorithms:
         alg = registry.get(name, "regret")
         for k in ks:
             means = instance_means(k)
-            row = {"algorithm": name, "k": k, "collapsed": alg.collapsed}
-            row.update(time_fast(name, means, horizon, runs, repeats))
-            row.update(time_reference(name, means, reference_horizon, reference_repeats))
-            ref = row["reference_ns_per_pull"]
-            row["ratio"] = None if ref is None else ref / row["fast_ns_per_pull"]
-            rows.append(row)
-            if log is not None:
-                log(f"{name} K={k}: {row['fast_ns_per_pull']:.1f} ns/pull, ratio {row['ratio']}")
+            for law in (law for law in laws if law in alg.laws):
+                row = {"algorithm": name, "k": k, "rewards": law, "collapsed": alg.collapsed}
+                row.update(time_fast(name, means, horizon, runs, repeats, law))
+                if law == DEFAULT:
+                    row.update(time_reference(name, means, reference_horizon, reference_repeats))
+                else:
+                    row.update({"reference_seconds": None, "reference_ns_per_pull": None})
+                ref = row["reference_ns_per_pull"]
+                row["ratio"] = None if ref is None else ref / row["fast_ns_per_pull"]
+                rows.append(row)
+                if log is not None:
+                    log(f"{name} K={k} {law}: {row['fast_ns_per_pull']:.1f} ns/pull, ratio {row['ratio']}")
     return rows
 
 
 # --------------------------------------------------------------------------------------------- pipeline
 
 
-def ns_per_pull(rows: list[dict], algorithm: str, k: int) -> float | None:
-    """ns/pull of ``algorithm`` at ``k`` arms: linear in K between measured K, constant beyond them."""
-    pts = sorted((r["k"], r["fast_ns_per_pull"]) for r in rows if r["algorithm"] == algorithm)
+def ns_per_pull(rows: list[dict], algorithm: str, k: int, rewards: str = DEFAULT) -> float | None:
+    """ns/pull of ``algorithm`` at ``k`` arms under law ``rewards`` (the default law's if that one was not
+    measured): linear in K between measured K, constant beyond them."""
+    mine = [r for r in rows if r["algorithm"] == algorithm]
+    law = rewards if any(r.get("rewards", DEFAULT) == rewards for r in mine) else DEFAULT
+    pts = sorted((r["k"], r["fast_ns_per_pull"]) for r in mine if r.get("rewards", DEFAULT) == law)
     if not pts:
         return None
     ks, values = zip(*pts, strict=True)
@@ -124,7 +144,7 @@ def ns_per_pull(rows: list[dict], algorithm: str, k: int) -> float | None:
 
 def catalogue_jobs(config: dict) -> list[dict]:
     """Every simulation job of the pipeline (:func:`catalogue.plan_jobs`): algorithm, kind and its members'
-    (K, pulls) (pulls 0 for BAI), plus the first member's spec."""
+    (K, pulls, reward law) (pulls 0 for BAI), plus the first member's spec."""
     sims, _ = catalogue.expand(config)
     jobs = []
     for job in catalogue.plan_jobs(config, sims)[0].values():
@@ -132,6 +152,7 @@ def catalogue_jobs(config: dict) -> list[dict]:
             (
                 means_for(s.instance).size if s.kind == "regret" else None,
                 catalogue.pulls_per_run(s) * (job.stop - job.start) if s.kind == "regret" else 0,
+                s.instance.get("rewards", DEFAULT) if s.kind == "regret" else None,
             )
             for s in job.members
         ]
@@ -197,9 +218,9 @@ def pipeline_estimate(rows: list[dict], config: dict, cores: list[int], job_over
         )
         entry["jobs"] += 1
         seconds = job_overhead_s
-        for k, pulls in job["members"]:
+        for k, pulls, law in job["members"]:
             entry["pulls"] += pulls
-            ns = ns_per_pull(rows, job["algorithm"], k) if job["kind"] == "regret" else None
+            ns = ns_per_pull(rows, job["algorithm"], k, law) if job["kind"] == "regret" else None
             if ns is None:
                 entry["measured"] = False
             else:
@@ -260,19 +281,22 @@ def markdown(report: dict) -> str:
         f"load {', '.join(f'{x:.2f}' for x in meta['load_before'])} before, "
         f"{', '.join(f'{x:.2f}' for x in meta['load_after'])} after.",
         "",
-        "| algorithm | K | fast ns per (simulated*) pull | reference ns/pull | ratio | "
+        "| algorithm | K | rewards | fast ns per (simulated*) pull | reference ns/pull | ratio | "
         "tracemalloc peak KiB | max RSS growth KiB |",
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in report["rows"]:
         name = r["algorithm"] + ("*" if r["collapsed"] else "")
         lines.append(
-            f"| {name} | {r['k']} | {_fmt(r['fast_ns_per_pull'], '.2f')} | "
+            f"| {name} | {r['k']} | {r['rewards']} | {_fmt(r['fast_ns_per_pull'], '.2f')} | "
             f"{_fmt(r['reference_ns_per_pull'], '.0f')} | {_fmt(r['ratio'], '.0f')} | "
             f"{_fmt(r['tracemalloc_peak_kib'])} | {_fmt(r['maxrss_delta_kib'], '.0f')} |"
         )
     lines.append("")
-    lines.append("\\* collapsed kernel: many pulls per unit of work (Binomial / epoch draws); ns per simulated pull.")
+    lines.append(
+        "\\* collapsed kernel: many pulls per unit of work (Binomial / epoch draws; under another law than "
+        "bernoulli, one draw per pull wherever the Binomial stood); ns per simulated pull."
+    )
     est = report.get("pipeline_estimate")
     if est:
         lines += [
@@ -303,6 +327,9 @@ def parse_args(argv=None, prog: str = "dpbandits bench") -> argparse.Namespace:
     p.add_argument("--algorithms", nargs="+", default=None, help="regret algorithms (default: all)")
     p.add_argument("--k", nargs="+", type=int, default=[5, 20], help="numbers of arms (instance C2)")
     p.add_argument("--horizon", type=int, default=1_000_000, help="pulls per fast run")
+    p.add_argument(
+        "--laws", nargs="+", choices=LAWS, default=list(LAWS), help="reward laws (default: all; reference: bernoulli)"
+    )
     p.add_argument("--reference-horizon", type=int, default=20_000, help="pulls of the reference run")
     p.add_argument("--runs", type=int, default=3, help="runs per fast timing (one simulate call)")
     p.add_argument("--repeats", type=int, default=5, help="fast timings; the best counts")
@@ -362,6 +389,7 @@ def main(argv=None, prog: str = "dpbandits bench") -> dict:
         "horizon": args.horizon,
         "reference_horizon": args.reference_horizon,
         "runs": args.runs,
+        "laws": args.laws,
         "repeats": args.repeats,
         "reference_repeats": args.reference_repeats,
         "checkpoints": int(default_checkpoints(args.horizon).size),
@@ -379,6 +407,7 @@ def main(argv=None, prog: str = "dpbandits bench") -> dict:
         args.repeats,
         args.reference_repeats,
         log=lambda s: print(s, file=sys.stderr),
+        laws=args.laws,
     )
     meta["load_after"] = list(load())
     report = {"meta": meta, "rows": rows, "pipeline_estimate": None, "pipeline_measured": None}

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from . import registry
 from .bai import linear_instances
 from .instances import instance_label, means_for
+from .laws import DEFAULT, check_rewards, cost_ns
 from .plugins import load_plugins
 from .seeding import config_id
 from .validation import check_budget, check_epsilon, check_horizon, check_means, check_runs
@@ -240,7 +241,14 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, gro
     if instance is None:
         raise ConfigError(f"{pkey}.instance: missing")
     if kind == "bai":
+        if isinstance(instance, dict) and "rewards" in instance:
+            raise ConfigError(f"{pkey}.instance.rewards: a best-arm identification instance sets its law with reward")
         return _bai_panel(config, panel_spec, fspec, pkey, seed, scale, sims, reading)
+    if isinstance(instance, dict) and "rewards" in instance:
+        try:
+            check_rewards(instance["rewards"])
+        except ValueError as err:
+            raise ConfigError(f"{pkey}.instance.{err}") from None
     try:
         means = check_means(means_for(instance))
     except ValueError as err:
@@ -369,8 +377,11 @@ def pulls_per_run(spec: SimSpec) -> int:
 
 
 def estimated_seconds(spec: SimSpec, runs: int) -> float:
-    """Rough core-seconds of ``runs`` runs of ``spec`` from the registry's cost hint (job sizing only)."""
-    return registry.ALGORITHMS[spec.algorithm].cost_ns * 1e-9 * pulls_per_run(spec) * runs
+    """Rough core-seconds of ``runs`` runs of ``spec`` from the registry's cost hint under the instance's reward
+    law (job sizing only)."""
+    regret = spec.kind == "regret" and isinstance(spec.instance, dict)
+    law = spec.instance.get("rewards", DEFAULT) if regret else DEFAULT
+    return cost_ns(registry.ALGORITHMS[spec.algorithm], law) * 1e-9 * pulls_per_run(spec) * runs
 
 
 @dataclass(frozen=True)

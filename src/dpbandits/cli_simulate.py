@@ -76,6 +76,12 @@ def parser(prog: str = "dpbandits simulate") -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="an algorithm parameter (repeatable); see ALGORITHMS[name].params",
     )
+    p.add_argument(
+        "--rewards",
+        default=None,
+        help="reward law of a regret instance: bernoulli (default), beta or uniform (docs/reward-laws.md); "
+        "or the instance's rewards key",
+    )
     p.add_argument("--out", default=None, help="save the runs to this .npz or .csv file")
     return p
 
@@ -97,6 +103,8 @@ def main(argv=None, prog: str = "dpbandits simulate") -> int:
 
         if args.instance is None:
             p.error(f"{args.algorithm} is a BAI algorithm: give --instance (arms and theta), not --means")
+        if args.rewards is not None:
+            p.error("--rewards is for regret algorithms: a BAI instance sets its law with its reward key")
         arms, theta, reward = instance_for(args.instance)
         res = simulate_bai(
             args.algorithm, arms, theta, args.horizon, args.epsilon, args.runs, args.seed, **reward, **params
@@ -108,7 +116,13 @@ def main(argv=None, prog: str = "dpbandits simulate") -> int:
         from .simulate import simulate
 
         means = args.means if args.instance is None else means_for(args.instance)
-        res = simulate(args.algorithm, means, args.horizon, args.epsilon, args.runs, args.seed, **params)
+        given = None if args.instance is None else args.instance.get("rewards")
+        if args.rewards is not None and given is not None and args.rewards != given:
+            p.error(f"--rewards {args.rewards} contradicts the instance's rewards: {given}")
+        rewards = args.rewards or given or "bernoulli"
+        res = simulate(
+            args.algorithm, means, args.horizon, args.epsilon, args.runs, args.seed, rewards=rewards, **params
+        )
         arrays = {
             "checkpoints": res.checkpoints,
             "regret": res.regret,

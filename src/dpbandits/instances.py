@@ -61,11 +61,13 @@ def means_for(spec: dict) -> np.ndarray:
 
 
 def instance_label(spec: dict) -> str:
-    """Short human label, e.g. 'C2, K=5' or 'tossou_2arm'."""
+    """Short human label, e.g. 'C2, K=5', 'tossou_2arm' or 'tossou_2arm, rewards=beta'."""
+    law = f", rewards={spec['rewards']}" if spec.get("rewards", "bernoulli") != "bernoulli" else ""
     if "means" in spec:
-        return "means=" + ",".join(f"{m:g}" for m in spec["means"])
+        return "means=" + ",".join(f"{m:g}" for m in spec["means"]) + law
     if spec.get("name") in NAMED:
-        return spec["name"]
-    extra = ", ".join(f"{k}={v}" for k, v in spec.items() if k not in ("name", "k", "arms", "theta"))
+        return spec["name"] + law
+    skip = ("name", "k", "arms", "theta", *([] if law else ["rewards"]))
+    extra = ", ".join(f"{k}={v}" for k, v in spec.items() if k not in skip)
     head = f"{spec.get('name', 'custom')}" + (f", K={spec['k']}" if "k" in spec else "")
     return f"{head}, {extra}" if extra else head

@@ -17,6 +17,7 @@ import numpy as np
 from .checkpoints import default_checkpoints
 from .instances import means_for
 from .io import group_arrays, save_job
+from .laws import DEFAULT
 from .seeding import config_id
 from .simulate import simulate
 
@@ -44,6 +45,7 @@ def run_spec(spec: dict, start: int, stop: int) -> tuple[dict, dict, dict]:
             spec["seed"],
             checkpoints=default_checkpoints(spec["horizon"], spec["checkpoints"]),
             first_run=start,
+            rewards=spec["instance"].get("rewards", DEFAULT),
             **spec["params"],
         )
         for eps in spec["epsilons"]

@@ -62,11 +62,15 @@ def per_step(twin: type) -> Callable:
     ``twin(k, horizon, epsilon, rng, params)`` offers ``select(t) -> arm`` (t 1-based) and
     ``update(arm, reward)``, like the reference twins. Rewards are drawn as ``dpbandits.reference.simulate``
     draws them, so with ``Algorithm(run=per_step(P), reference=P)`` ``dpbandits.simulate`` and
-    ``dpbandits.reference.simulate`` agree bit for bit.
+    ``dpbandits.reference.simulate`` agree bit for bit, under every reward law (``rewards``, :mod:`dpbandits.laws`;
+    declare ``Algorithm(laws=dpbandits.laws.LAWS)`` to accept them all).
     """
     import numpy as np
 
-    def run(means, horizon, epsilon, checkpoints, rng, params):
+    def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+        from .reference._rewards import REWARDS  # here: a plugin may load while dpbandits is imported
+
+        draw = REWARDS[rewards]
         gap = (means.max() - means).tolist()
         mu = means.tolist()
         agent = twin(len(mu), horizon, epsilon, rng, params)
@@ -76,7 +80,7 @@ def per_step(twin: type) -> Callable:
         total, cum, c = 0.0, 0.0, 0
         for t in range(1, horizon + 1):
             a = agent.select(t)
-            r = 1.0 if rng.random() < mu[a] else 0.0
+            r = draw(rng, mu[a])
             agent.update(a, r)
             pulls[a] += 1
             total += r

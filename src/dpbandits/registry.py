@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .laws import LAWS
 from .validation import brief, check_epsilon, check_horizon, check_integer, check_means, check_real
 
 _PATH = re.compile(r"[\w.]+:\w+")  # dotted path of an object, "package.module:name"
@@ -214,7 +215,8 @@ class Algorithm:
     the order the twin drew them, or its dotted path: an algorithm that declares it must reproduce its twin
     pull for pull on the twin's own draws (``tests/test_contract.py``); ``contract`` (regret), the settings of
     the contract's distribution cases (:class:`Contract`; the default suits algorithms whose noise acts from
-    the first pulls).
+    the first pulls); ``laws`` (regret), the reward laws of :mod:`dpbandits.laws` that ``run`` (and
+    ``run_batch``) accept: a law other than "bernoulli" is passed as the keyword ``rewards=``.
     """
 
     name: str
@@ -234,6 +236,7 @@ class Algorithm:
     bound: Bound | None = None  # regret only: the paper's regret bound with explicit constants
     replay: Callable | str | None = None  # regret only: the kernel's loop on the twin's draws, or its path
     contract: Contract = field(default_factory=Contract)  # regret only: where the contract compares fast and twin
+    laws: tuple[str, ...] = ("bernoulli",)  # regret only: the reward laws ``run`` accepts (dpbandits.laws)
 
     def __post_init__(self):
         def fail(message):
@@ -266,6 +269,8 @@ class Algorithm:
         regret_only = (self.reference, self.bound, self.collapsed, self.replay)
         if self.kind == "bai" and regret_only != (None, None, False, None):
             fail("reference, bound, collapsed and replay are for regret algorithms (BAI is audited through its run)")
+        if not isinstance(self.laws, tuple) or "bernoulli" not in self.laws or not set(self.laws) <= set(LAWS):
+            fail(f"laws must be a tuple of reward laws including 'bernoulli', from {list(LAWS)}; got {self.laws!r}")
         if not isinstance(self.contract, Contract):
             fail(f"contract must be a Contract, got a {type(self.contract).__name__}")
         if self.kind == "regret":

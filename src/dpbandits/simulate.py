@@ -10,6 +10,7 @@ import numpy as np
 
 from . import registry
 from .checkpoints import check_checkpoints, default_checkpoints
+from .laws import BETA_CONCENTRATION, DEFAULT, check_rewards, cost_ns
 from .seeding import config_key, run_generator
 from .validation import check_epsilon, check_first_run, check_horizon, check_means, check_runs, check_seed
 
@@ -54,10 +55,16 @@ def versions() -> dict:
     }
 
 
-def announce_cost(alg, pulls: int) -> float:
-    """Estimated core-seconds of ``pulls`` pulls of ``alg`` (its ``cost_ns`` hint, measured by the bench);
-    logged as a warning when above ``COST_WARNING_S``, so a horizon typo is caught before the wait."""
-    seconds = alg.cost_ns * 1e-9 * pulls
+def law_meta(rewards: str) -> dict:
+    """The meta entries of a result's reward law: its name, and the Beta concentration under "beta"."""
+    return {"rewards": rewards, **({"beta_concentration": BETA_CONCENTRATION} if rewards == "beta" else {})}
+
+
+def announce_cost(alg, pulls: int, rewards: str = DEFAULT) -> float:
+    """Estimated core-seconds of ``pulls`` pulls of ``alg`` under law ``rewards`` (its ``cost_ns`` hint, measured
+    by the bench; :func:`dpbandits.laws.cost_ns`); logged as a warning when above ``COST_WARNING_S``, so a horizon
+    typo is caught before the wait."""
+    seconds = cost_ns(alg, rewards) * 1e-9 * pulls
     if seconds > COST_WARNING_S:
         log.warning(
             "dpbandits: %s is estimated to take about %.3g core-hours (%.3g pulls); interrupt if unintended",
@@ -68,9 +75,15 @@ def announce_cost(alg, pulls: int) -> float:
     return seconds
 
 
-def prepare(algorithm, means, horizon, epsilon, runs, seed, checkpoints, params, first_run=0):
-    """Validate arguments; return (Algorithm, means, horizon, epsilon, run ids, seed, ckpts, params, key)."""
+def prepare(algorithm, means, horizon, epsilon, runs, seed, checkpoints, params, first_run=0, rewards=DEFAULT):
+    """Validate arguments; return (Algorithm, means, horizon, epsilon, run ids, seed, ckpts, params, key).
+
+    A reward law other than the default joins the configuration's key, so its seeds never meet Bernoulli ones.
+    """
     alg = registry.get(algorithm, "regret")
+    rewards = check_rewards(rewards)
+    if rewards not in alg.laws:
+        raise ValueError(f"rewards={rewards!r}: algorithm {alg.name!r} draws only {list(alg.laws)} (Algorithm.laws)")
     means = check_means(means)
     horizon = check_horizon(horizon, means.size)
     epsilon = check_epsilon(epsilon, alg.private)
@@ -81,47 +94,51 @@ def prepare(algorithm, means, horizon, epsilon, runs, seed, checkpoints, params,
     first_run = check_first_run(first_run, runs)
     ckpts = default_checkpoints(horizon) if checkpoints is None else check_checkpoints(checkpoints, horizon)
     resolved = alg.resolve(params)
-    key = config_key(
-        {"algorithm": alg.name, "means": means, "horizon": horizon, "epsilon": epsilon, "params": resolved}
-    )
-    announce_cost(alg, horizon * runs)
+    config = {"algorithm": alg.name, "means": means, "horizon": horizon, "epsilon": epsilon, "params": resolved}
+    key = config_key(config if rewards == DEFAULT else {**config, "rewards": rewards})
+    announce_cost(alg, horizon * runs, rewards)
     run_ids = np.arange(first_run, first_run + runs)
     return alg, means, horizon, epsilon, run_ids, seed, ckpts, resolved, key
 
 
-def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, **params):
+def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, rewards=DEFAULT, **params):
     """Simulate ``runs`` runs (indices ``first_run .. first_run+runs-1``) of a regret algorithm.
 
     Parameters
     ----------
     algorithm : str        name in ``dpbandits.ALGORITHMS`` with kind "regret"
-    means : float[K]       Bernoulli means in [0, 1], K >= 2
+    means : float[K]       mean rewards in [0, 1], K >= 2
     horizon : int          number of pulls T >= K
     epsilon : float        privacy parameter > 0 (ignored, may be None, for non-private algorithms)
     runs : int             number of runs
     seed : int             root seed; run i uses SeedSequence(seed, spawn_key=(config_key, i))
     checkpoints : int[C]   steps at which regret is recorded (default: ~200 log/linear points)
+    rewards : str          reward law (:mod:`dpbandits.laws`): "bernoulli" (default), "beta" (Beta(m, 1 - m),
+                           concentration 1) or "uniform" (on [m - w, m + w], w = min(m, 1 - m)); a mean of 0
+                           or 1 is a point mass; a non-default law changes the configuration key (the seeds)
     **params               algorithm parameters (see ``ALGORITHMS[name].params``)
     """
     alg, means, horizon, epsilon, run_ids, seed, ckpts, resolved, key = prepare(
-        algorithm, means, horizon, epsilon, runs, seed, checkpoints, params, first_run
+        algorithm, means, horizon, epsilon, runs, seed, checkpoints, params, first_run, rewards
     )
+    law = {} if rewards == DEFAULT else {"rewards": rewards}
     runs, k = run_ids.size, means.size
     regret = np.empty((runs, ckpts.size))
     pulls = np.empty((runs, k), dtype=np.int64)
     reward_sum = np.empty(runs)
     rngs = [run_generator(seed, key, i) for i in run_ids]
     if alg.run_batch is not None:
-        regret[:], pulls[:], reward_sum[:] = alg.run_batch(means, horizon, epsilon, ckpts, rngs, resolved)
+        regret[:], pulls[:], reward_sum[:] = alg.run_batch(means, horizon, epsilon, ckpts, rngs, resolved, **law)
     else:
         for j, rng in enumerate(rngs):
-            regret[j], pulls[j], reward_sum[j] = alg.run(means, horizon, epsilon, ckpts, rng, resolved)
+            regret[j], pulls[j], reward_sum[j] = alg.run(means, horizon, epsilon, ckpts, rng, resolved, **law)
     meta = {
         "algorithm": alg.name,
         "means": means.tolist(),
         "horizon": horizon,
         "epsilon": epsilon,
         "params": resolved,
+        **law_meta(rewards),
         "seed": seed,
         "config_key": key,
         "run_ids": run_ids.tolist(),

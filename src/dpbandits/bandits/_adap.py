@@ -3,8 +3,9 @@
 Rounds 1..K pull each arm once (private mean X_a + Lap(1/epsilon), one sample). Each later episode pulls
 the arm its index chose for N_A consecutive rounds (doubling its count N_A, line 7) and ends with the
 private mean of this episode's rewards only, mean + Lap(1/(epsilon N_A)) (Lemma 1, Section 4), kept until
-that arm's next episode ends. An episode collapses to O(1) work: one Binomial for its reward sum, regret
-linear over it (exact). The kernels differ only in their index (computed at each episode's start).
+that arm's next episode ends. An episode collapses to O(1) work under Bernoulli rewards: one Binomial for its
+reward sum, regret linear over it (exact); under another law (``law``, :mod:`._laws`) its rewards are drawn
+and summed. The kernels differ only in their index (computed at each episode's start).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..registry import Param
-from ._generator import bernoulli
+from ._laws import reward, reward_sum
 from ._regret import fill_linear, record
 
 #: Reading axis of alpha (docs/reconstructions.md, "AdaP-KLUCB's alpha"), shared by AdaP-UCB and AdaP-KLUCB.
@@ -31,7 +32,7 @@ ALPHA = Param(
 
 
 @njit(cache=True, nogil=True)
-def first_pulls(means, epsilon, checkpoints, out, mu, rng):
+def first_pulls(means, epsilon, checkpoints, out, mu, rng, law=0):
     """Rounds 1..K: arm a at round a + 1, its private mean mu[a] = X + Lap(1/epsilon) (float64[K]).
 
     Fills the checkpoints up to K; returns (next checkpoint slot, regret, reward sum).
@@ -41,7 +42,7 @@ def first_pulls(means, epsilon, checkpoints, out, mu, rng):
     total = 0.0
     c = 0
     for a in range(means.size):
-        x = bernoulli(rng, means[a])
+        x = reward(rng, law, means[a])
         mu[a] = x + rng.laplace(0.0, 1.0 / epsilon)
         total += x
         regret += gap[a]
@@ -50,7 +51,7 @@ def first_pulls(means, epsilon, checkpoints, out, mu, rng):
 
 
 @njit(cache=True, nogil=True)
-def episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, regret, rng):
+def episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, regret, rng, law=0):
     """Arm ``a``'s episode from round t + 1: N_a pulls (fewer if the horizon cuts it, then no release).
 
     Updates n[a] (pulls), and for a completed episode last[a] (its length) and mu[a] (its private mean).
@@ -60,7 +61,7 @@ def episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, reg
     length = n[a]
     steps = min(length, horizon - t)
     c = fill_linear(out, checkpoints, c, t, regret, t + steps, gap)
-    s = float(rng.binomial(steps, means[a]))
+    s = reward_sum(rng, law, steps, means[a])
     if steps == length:
         mu[a] = s / length + rng.laplace(0.0, 1.0 / (epsilon * length))
         last[a] = length

@@ -1,15 +1,9 @@
-"""Per-step helpers of the kernels that draw from a numpy Generator: a Bernoulli reward, an argmax
-with random tie breaking."""
+"""Per-step helper of the kernels that draw from a numpy Generator: an argmax with random tie breaking
+(their rewards: :mod:`._laws`)."""
 
 from __future__ import annotations
 
 from numba import njit
-
-
-@njit(cache=True, inline="always")
-def bernoulli(rng, p):
-    """One Bernoulli(p) reward in {0., 1.} from one uniform."""
-    return 1.0 if rng.random() < p else 0.0
 
 
 @njit(cache=True, nogil=True)

@@ -6,7 +6,8 @@ computed from that epoch alone, O_j = 2^(r+1), and the epoch's data are discarde
 
 The decisions read only (private mean, O_j, t) and the pull counts, never a reward inside an open
 epoch, so each epoch's reward sum is drawn as one Binomial(2^(r+1), mu_j) when the epoch closes:
-exactly the law of the sum of the per-pull Bernoulli rewards.
+exactly the law of the sum of the per-pull Bernoulli rewards (under another law, the sum of the
+epoch's draws: :mod:`._laws`).
 
 Per-round helpers take no generator argument: passing a numpy Generator into an njit function
 costs ~35 ns per call (reference counting), so the generator is only handed to ``lazy_close``
@@ -21,6 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from ._laws import reward_sum
 
 
 @njit(cache=True, nogil=True)
@@ -37,14 +40,15 @@ def lazy_count(a, cur, size):
 
 
 @njit(cache=True, nogil=True)
-def lazy_close(a, means, epsilon, rng, cur, size, obs, mu):
+def lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law=0):
     """Close arm ``a``'s complete epoch and return its reward sum Phi.
 
-    Draws Phi ~ Binomial(size[a], means[a]), then one Lap(1/epsilon) on the sum; sets
+    Draws Phi, the sum of size[a] rewards (``_laws.reward_sum``: one Binomial(size[a], means[a]) under law
+    0), then one Lap(1/epsilon) on the sum; sets
     obs[a] = size[a], mu[a] = (Phi + noise) / obs[a], doubles size[a] and empties the epoch.
     """
     m = size[a]
-    phi = float(rng.binomial(m, means[a]))
+    phi = reward_sum(rng, law, m, means[a])
     obs[a] = m
     mu[a] = (phi + rng.laplace(0.0, 1.0 / epsilon)) / m
     size[a] = 2 * m
@@ -70,10 +74,10 @@ def argmax_count(values):
 
 
 @njit(cache=True, nogil=True)
-def open_epoch_rewards(means, rng, cur):
-    """Reward sum of the epochs still open at the horizon: sum_j Binomial(cur[j], means[j])."""
+def open_epoch_rewards(means, rng, cur, law=0):
+    """Reward sum of the epochs still open at the horizon: the sums of cur[j] rewards of each arm j."""
     total = 0.0
     for j in range(means.size):
         if cur[j] > 0:
-            total += rng.binomial(cur[j], means[j])
+            total += reward_sum(rng, law, cur[j], means[j])
     return total

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from ._laws import reward_sum
+
 
 @njit(cache=True, inline="always")
 def record(out, checkpoints, c, t, regret):
@@ -49,11 +51,12 @@ def fill_round_robin(out, checkpoints, c, t0, regret0, arms, m, gap, t1):
 
 
 @njit(cache=True, nogil=True)
-def finish_round_robin(out, checkpoints, c, t, regret, total, arms, m, gap, means, pulls, horizon, rng):
+def finish_round_robin(out, checkpoints, c, t, regret, total, arms, m, gap, means, pulls, horizon, rng, law=0):
     """The horizon cuts a round-robin epoch at step t: split the T - t pulls left over ``arms[:m]``.
 
-    Arm j (ascending) gets floor(rem/m) + [j < rem mod m] pulls, one Binomial each; nothing else
-    happens. Fills the remaining checkpoints and updates ``pulls``; returns (c, regret, total).
+    Arm j (ascending) gets floor(rem/m) + [j < rem mod m] pulls, whose rewards sum to one
+    ``_laws.reward_sum`` each (law 0: one Binomial); nothing else happens. Fills the remaining
+    checkpoints and updates ``pulls``; returns (c, regret, total).
     """
     q, s = divmod(horizon - t, m)
     c = fill_round_robin(out, checkpoints, c, t, regret, arms, m, gap, horizon)
@@ -63,7 +66,7 @@ def finish_round_robin(out, checkpoints, c, t, regret, total, arms, m, gap, mean
         rate += gap[a]
         n = q + 1 if j < s else q
         if n > 0:
-            total += rng.binomial(n, means[a])
+            total += reward_sum(rng, law, n, means[a])
             pulls[a] += n
         if j < s:
             regret += gap[a]

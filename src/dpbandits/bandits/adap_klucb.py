@@ -18,18 +18,23 @@ import math
 from numba import njit
 
 from ..klucb import klucb_upper
+from ..laws import LAWS
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._adap import ALPHA, episode, first_pulls, new_state
 from ._generator import argmax_ties
+from ._laws import law_args
 from ._params import TIE_BREAK
 
 
 @njit(cache=True, nogil=True)
-def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, random_ties):
-    """One run. Returns (regret[C], pulls[K], reward_sum, last[K], mu[K]): final n_a and private means."""
+def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, random_ties, law=0):
+    """One run. Returns (regret[C], pulls[K], reward_sum, last[K], mu[K]): final n_a and private means.
+
+    ``law``: reward law code (``_laws``); an episode reads only its reward sum (one Binomial under law 0).
+    """
     k = means.size
     mu, last, n, index, out = new_state(k, checkpoints.size)
-    c, regret, total = first_pulls(means, epsilon, checkpoints, out, mu, rng)
+    c, regret, total = first_pulls(means, epsilon, checkpoints, out, mu, rng, law)
     t = k
     while t < horizon:
         lt = math.log(t + 1)
@@ -38,12 +43,13 @@ def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, ran
             mb = min(max(mu[a] + level / epsilon, 0.0), 1.0)
             index[a] = klucb_upper(mb, level, tol)
         a = argmax_ties(index, rng, random_ties)
-        t, c, regret, s = episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, regret, rng)
+        t, c, regret, s = episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, regret, rng, law)
         total += s
     return out, n, total, last, mu
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params):
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+    """One run of AdaP-KLUCB under reward law ``rewards``; see :func:`adap_klucb_kernel`."""
     out, n, total, _, _ = adap_klucb_kernel(
         means,
         horizon,
@@ -53,6 +59,7 @@ def run(means, horizon, epsilon, checkpoints, rng, params):
         checkpoints,
         rng,
         params["tie_break"] == "random",
+        *law_args(rewards),
     )
     return out, n, total
 
@@ -88,6 +95,7 @@ register(
             "alpha": ALPHA,
             "klucb_tol": Param(1e-9, low=0.0, doc="[CHOICE] bisection tolerance of the KL-UCB index"),
         },
+        laws=LAWS,
         cost_ns=3,
         doc="Azize & Basu (2022) AdaP-KLUCB, epsilon-global-DP; baseline of Hu & Hegde. Anytime.",
     )

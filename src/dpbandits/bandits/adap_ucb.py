@@ -16,9 +16,11 @@ import math
 
 from numba import njit
 
+from ..laws import LAWS
 from ..registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
 from ._adap import ALPHA, episode, first_pulls, new_state
 from ._generator import argmax_ties
+from ._laws import law_args
 from ._params import TIE_BREAK
 
 #: Reading axis of the argument of eq. (7)'s sub-Gaussian logarithm (docs/reconstructions.md, "AdaP-UCB").
@@ -29,28 +31,36 @@ UCB_LOG_READINGS = {
 
 
 @njit(cache=True, nogil=True)
-def adap_ucb_kernel(means, horizon, epsilon, alpha, log_c, checkpoints, rng, random_ties):
+def adap_ucb_kernel(means, horizon, epsilon, alpha, log_c, checkpoints, rng, random_ties, law=0):
     """One run; ``log_c`` = ln c of the index's ln(c t_l). Returns (regret[C], pulls[K], reward_sum, last[K],
-    mu[K]): final pull counts, last episode lengths and private means."""
+    mu[K]): final pull counts, last episode lengths and private means. ``law``: reward law code (``_laws``)."""
     k = means.size
     mu, last, n, index, out = new_state(k, checkpoints.size)
-    c, regret, total = first_pulls(means, epsilon, checkpoints, out, mu, rng)
+    c, regret, total = first_pulls(means, epsilon, checkpoints, out, mu, rng, law)
     t = k
     while t < horizon:
         lt = math.log(t + 1)
         for a in range(k):
             index[a] = mu[a] + math.sqrt(alpha * (log_c + lt) / (2.0 * last[a])) + alpha * lt / (epsilon * last[a])
         a = argmax_ties(index, rng, random_ties)
-        t, c, regret, s = episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, regret, rng)
+        t, c, regret, s = episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, regret, rng, law)
         total += s
     return out, n, total, last, mu
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params):
-    """One run (``Algorithm.run``)."""
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+    """One run (``Algorithm.run``) under reward law ``rewards``."""
     log_c = math.log(2.0) if params["ucb_log"] == "2t" else 0.0
     out, n, total, _, _ = adap_ucb_kernel(
-        means, horizon, epsilon, params["alpha"], log_c, checkpoints, rng, params["tie_break"] == "random"
+        means,
+        horizon,
+        epsilon,
+        params["alpha"],
+        log_c,
+        checkpoints,
+        rng,
+        params["tie_break"] == "random",
+        *law_args(rewards),
     )
     return out, n, total
 
@@ -74,6 +84,7 @@ register(
             fast_runs=3000,
         ),
         run=run,
+        laws=LAWS,
         params={
             "tie_break": TIE_BREAK,
             "alpha": ALPHA,

@@ -22,8 +22,10 @@ import math
 import numpy as np
 from numba import njit
 
+from ..laws import LAWS
 from ..registry import Algorithm, Contract, Setting, register
 from ._generator import argmax_ties
+from ._laws import law_args
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
 from ._params import TIE_BREAK
 from ._regret import fill_linear
@@ -76,10 +78,11 @@ def run_length(a, t, most, mu, hoeff, lap):
 
 
 @njit(cache=True, nogil=True)
-def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ties, collapse=True):
+def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ties, collapse=True, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum, obs[K], mu[K]): final O_j and private means.
 
-    ``collapse=False`` decides round by round (the same result; kept for the equivalence test).
+    ``collapse=False`` decides round by round (the same result; kept for the equivalence test); ``law``: reward
+    law code (``_laws``; the epochs read only their reward sums, so the run lengths hold under every law).
     """
     k = means.size
     gap = means.max() - means
@@ -109,20 +112,21 @@ def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ti
                 m = run_length(a, t, min(size[a] - cur[a], horizon - t + 1), mu, hoeff, lap)
         cur[a] += m - 1  # rounds t .. t+m-2 cannot complete the epoch (m <= its remaining pulls)
         if lazy_count(a, cur, size):
-            total += lazy_close(a, means, epsilon, rng, cur, size, obs, mu)
+            total += lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law)
             hoeff[a] = math.sqrt(3.0 / obs[a])
             lap[a] = 3.0 / (epsilon * obs[a])
         n[a] += m
         c = fill_linear(out, checkpoints, c, t - 1, regret, t + m - 1, gap[a])
         regret += m * gap[a]
         t += m
-    total += open_epoch_rewards(means, rng, cur)
+    total += open_epoch_rewards(means, rng, cur, law)
     return out, n, total, obs, mu
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params):
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+    """One run of Anytime-Lazy-UCB under reward law ``rewards``; see :func:`anytime_lazy_ucb_kernel`."""
     out, n, total, _, _ = anytime_lazy_ucb_kernel(
-        means, horizon, epsilon, checkpoints, rng, params["tie_break"] == "random"
+        means, horizon, epsilon, checkpoints, rng, params["tie_break"] == "random", True, *law_args(rewards)
     )
     return out, n, total
 
@@ -141,6 +145,7 @@ register(
         contract=Contract(
             bernoulli=Setting((0.9,) + (0.1,) * 9, 1000, 1.0), deterministic=Setting((1.0,) + (0.0,) * 9, 1000, 1.0)
         ),
+        laws=LAWS,
         cost_ns=1,
         doc="Hu, Huang, Mehta & Hegde (arXiv 2102.07929 v3) Algorithm 1; epsilon-DP, anytime.",
     )

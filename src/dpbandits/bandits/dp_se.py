@@ -24,7 +24,9 @@ import numpy as np
 from numba import njit
 
 from ..audit_tables import threshold_candidates
+from ..laws import LAWS
 from ..registry import Algorithm, Audit, Bound, Contract, OptionalProbability, Param, Setting, register
+from ._laws import law_args, reward_sum
 from ._params import resolve_beta
 from ._regret import fill_linear, fill_round_robin, finish_round_robin
 from ._release import noisy_means
@@ -68,8 +70,8 @@ def release_scale(epsilon, big_r, scale_by_real):
 
 
 @njit(cache=True, nogil=True)
-def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng):
-    """One run. Returns (regret[C], pulls[K], reward_sum).
+def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng, law=0):
+    """One run. Returns (regret[C], pulls[K], reward_sum); ``law``: reward law code (``_laws``).
 
     scale_by_real: Laplace scale 1/(eps R_e) if True, else 1/(eps n_e).
     """
@@ -94,13 +96,13 @@ def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng)
             rate += gap[arms[j]]
         if n_e > (horizon - t) // m:  # the horizon cuts this epoch: split what is left, stop
             c, regret, total = finish_round_robin(
-                out, checkpoints, c, t, regret, total, arms, m, gap, means, pulls, horizon, rng
+                out, checkpoints, c, t, regret, total, arms, m, gap, means, pulls, horizon, rng, law
             )
             t = horizon
             break
         for j in range(m):
             a = arms[j]
-            x = rng.binomial(n_e, means[a])
+            x = reward_sum(rng, law, n_e, means[a])
             sums[a] = x
             total += x
             pulls[a] += n_e
@@ -121,14 +123,14 @@ def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng)
     if t < horizon:  # exploitation: |S| = 1
         a = arms[0]
         n = horizon - t
-        total += rng.binomial(n, means[a])
+        total += reward_sum(rng, law, n, means[a])
         pulls[a] += n
         c = fill_linear(out, checkpoints, c, t, regret, horizon, gap[a])
     return out, pulls, total
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params):
-    """One run of DP-SE; see :func:`dp_se_kernel`."""
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+    """One run of DP-SE under reward law ``rewards``; see :func:`dp_se_kernel`."""
     return dp_se_kernel(
         means,
         horizon,
@@ -137,6 +139,7 @@ def run(means, horizon, epsilon, checkpoints, rng, params):
         params["noise_scale_uses"] == "R_e",
         checkpoints,
         rng,
+        *law_args(rewards),
     )
 
 
@@ -192,6 +195,7 @@ register(
                 "(proof of Theorem 4.1)",
             ),
         },
+        laws=LAWS,
         needs_horizon=True,
         cost_ns=0.3,
         doc="Sajed & Sheffet (2019) Algorithm 3, DP Successive Elimination.",

@@ -29,9 +29,11 @@ import numpy as np
 from numba import njit
 
 from ..audit_tables import DEFAULT_HORIZON, threshold_candidates
+from ..laws import LAWS
 from ..mechanisms import laplace_scale
 from ..registry import ALGORITHMS, Algorithm, Audit, Contract, OptionalProbability, Param, Setting, register
 from ..stopping import svt_scales
+from ._laws import law_args, reward_sum
 from ._params import resolve_beta
 from ._regret import fill_linear, fill_round_robin, finish_round_robin
 from ._release import noisy_means
@@ -52,8 +54,10 @@ def noise_scales(epsilon: float, r: int) -> tuple[float, float, float]:
 
 
 @njit(cache=True, nogil=True)
-def dp_se2_kernel(means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit, checkpoints, rng):
-    """One run. Returns (regret[C], pulls[K], reward_sum).
+def dp_se2_kernel(
+    means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit, checkpoints, rng, law=0
+):
+    """One run. Returns (regret[C], pulls[K], reward_sum); ``law``: reward law code (``_laws``).
 
     halt_mult, c_coef: M and C of the halting test; plus_one: 1 for checks at 2^l + 1, else 0;
     svt_scale: Laplace scale of B and A_r; hist_unit: histogram scale times r.
@@ -86,13 +90,13 @@ def dp_se2_kernel(means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, sv
             d = (1 << ell) + plus_one - r
             if t + m * d > horizon:  # horizon before the next check: split what is left, stop
                 c, regret, total = finish_round_robin(
-                    out, checkpoints, c, t, regret, total, arms, m, gap, means, pulls, horizon, rng
+                    out, checkpoints, c, t, regret, total, arms, m, gap, means, pulls, horizon, rng, law
                 )
                 t = horizon
                 break
             for j in range(m):
                 a = arms[j]
-                x = rng.binomial(d, means[a])
+                x = reward_sum(rng, law, d, means[a])
                 sums[a] += x
                 total += x
                 pulls[a] += d
@@ -129,14 +133,15 @@ def dp_se2_kernel(means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, sv
     if t < horizon:  # exploitation: |S| = 1
         a = arms[0]
         n = horizon - t
-        total += rng.binomial(n, means[a])
+        total += reward_sum(rng, law, n, means[a])
         pulls[a] += n
         c = fill_linear(out, checkpoints, c, t, regret, horizon, gap[a])
     return out, pulls, total
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2"):
-    """One run of ``variant`` ("dp_se2" or "dp_se2_modified"); see :func:`dp_se2_kernel`."""
+def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2", rewards="bernoulli"):
+    """One run of ``variant`` ("dp_se2" or "dp_se2_modified") under reward law ``rewards``; see
+    :func:`dp_se2_kernel`."""
     halt_mult, c_coef = VARIANTS[variant]
     svt_scale, _, hist_unit = noise_scales(epsilon, 1)
     return dp_se2_kernel(
@@ -151,6 +156,7 @@ def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2"):
         hist_unit,
         checkpoints,
         rng,
+        *law_args(rewards),
     )
 
 
@@ -241,6 +247,7 @@ for _name, _label in (("dp_se2", "DP-SE 2"), ("dp_se2_modified", "modified DP-SE
             contract=_CONTRACTS[_name],
             run=partial(run, variant=_name),
             params=PARAMS,
+            laws=LAWS,
             needs_horizon=True,
             cost_ns=0.3,
             doc=_DOCS[_name],

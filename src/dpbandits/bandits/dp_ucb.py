@@ -45,11 +45,13 @@ import math
 import numpy as np
 from numba import njit
 
+from ..laws import LAWS
 from ..mechanisms import tree_levels
 from ..registry import Algorithm, Contract, OptionalProbability, Param, Setting, register
 from ._argmax import first_max, fma, lead_chunk, padded_index
 from ._counters import tree_noise_step
-from ._draws import critical_chunks, fill_draws, fill_sqrt_log
+from ._draws import critical_chunks, fill_draws, fill_laplace, fill_sqrt_log
+from ._laws import BERNOULLI, law_args, stream_reward
 from ._params import resolve_beta
 from ._pcg64 import new_streams, set_streams_state
 
@@ -100,11 +102,16 @@ def node_scale(horizon: int, epsilon: float) -> float:
 
 @njit(cache=True, fastmath=_FASTMATH, inline="always")
 def _pull(c, d, row, levels, count, a, u, e, means, gamma):
-    """Pull arm ``a`` with reward decider ``u`` and node noise ``e``; return the reward.
+    """Pull arm ``a`` with reward decider ``u`` and node noise ``e``; return the reward (see :func:`_add`)."""
+    return _add(c, d, row, levels, count, a, 1.0 if u < means[a] else 0.0, e, gamma)
+
+
+@njit(cache=True, fastmath=_FASTMATH, inline="always")
+def _add(c, d, row, levels, count, a, r, e, gamma):
+    """Pull arm ``a`` with reward ``r`` (of any law) and node noise ``e``; return the reward.
 
     row = [w = s + Gamma + b, 1/(n+1), (n+1)^-1/2, reward sum s, b = ``base`` of the next insertion].
     """
-    r = 1.0 if u < means[a] else 0.0
     c[a] = (row[0] + e + r) * row[1]
     d[a] = row[2]
     m = count[a] + 1
@@ -191,8 +198,11 @@ def _new_state(k, gamma):
 
 
 @njit(cache=True, nogil=True)
-def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, lead):
+def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, lead, sb, law):
     """Steps t .. t + jn - 1 on draws u[:jn], eta[:jn], recording the regret at the checkpoints reached.
+
+    Under reward law ``law`` != 0 (``_laws``) each pull draws its reward from stream ``sb`` (u is unused) and the
+    argmax decides every step.
 
     Each step pulls the lowest-index argmax of fma(g, d, c) (arm t - 1 while t <= K). With ``lead``,
     an arm that wins two steps in a row is pulled by :func:`_lead` for as long as it provably stays the
@@ -211,11 +221,14 @@ def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, 
                 a = _U(t - 1)
             else:
                 a = first_max(ci, di, g[_U(j)], kp, False)[1]
-            acc[1] += _pull(ci, di, arm[a], zt[a], n, a, u[_U(j)], eta[_U(j)], means, gamma)
+            if law == BERNOULLI:
+                acc[1] += _pull(ci, di, arm[a], zt[a], n, a, u[_U(j)], eta[_U(j)], means, gamma)
+            else:
+                acc[1] += _add(ci, di, arm[a], zt[a], n, a, stream_reward(sb, law, means[a]), eta[_U(j)], gamma)
             acc[0] += gap[a]
             j += 1
             t += 1
-            if lead and a == last[0] and t > k + 1 and j < stop:
+            if lead and law == BERNOULLI and a == last[0] and t > k + 1 and j < stop:
                 j1 = _lead(j, stop, a, u, eta, g, means, gap, gamma, ci, di, arm[a], zt[a], n, acc, inv, rsq)
                 t += j1 - j
                 j = j1
@@ -227,8 +240,9 @@ def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, 
 
 
 @njit(cache=True, nogil=True)
-def _run(means, horizon, gamma, scale, checkpoints, sb, crit, out, lead):
-    """One run on stream ``sb``: regret at the checkpoints into ``out``; returns (pulls[K], reward sum)."""
+def _run(means, horizon, gamma, scale, checkpoints, sb, crit, out, lead, law):
+    """One run on stream ``sb`` under reward law code ``law``: regret at the checkpoints into ``out``; returns
+    (pulls[K], reward sum)."""
     gap = means.max() - means
     state = _new_state(means.size, gamma)
     u = np.empty(BLOCK)
@@ -237,17 +251,21 @@ def _run(means, horizon, gamma, scale, checkpoints, sb, crit, out, lead):
     t = 1
     c = 0
     while t <= horizon:
-        fill_draws(sb, crit, scale, u, eta)
+        if law == BERNOULLI:
+            fill_draws(sb, crit, scale, u, eta)
+        else:
+            fill_laplace(sb, scale, eta)
         fill_sqrt_log(g, t)
         t, c = _run_block(
-            min(BLOCK, horizon - t + 1), t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, lead
+            min(BLOCK, horizon - t + 1), t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, lead, sb, law
         )
     return state[3], state[5][1]
 
 
 @njit(cache=True, nogil=True)
-def dp_ucb_batch(means, horizon, gamma, scale, checkpoints, streams, lead=True):
-    """Runs of DP-UCB with bonus ``gamma`` and node noise Lap(``scale``), one per PCG64 stream.
+def dp_ucb_batch(means, horizon, gamma, scale, checkpoints, streams, lead=True, law=0):
+    """Runs of DP-UCB with bonus ``gamma`` and node noise Lap(``scale``), one per PCG64 stream, under reward law
+    code ``law`` (``_laws``).
 
     ``streams`` is uint64[R, STREAM] (``_pcg64.new_streams``), advanced in place; run r's result
     depends only on streams[r]. ``lead=False`` takes the argmax at every step (same results, slower).
@@ -259,7 +277,7 @@ def dp_ucb_batch(means, horizon, gamma, scale, checkpoints, streams, lead=True):
     totals = np.empty(runs)
     crit = critical_chunks(means)
     for r in range(runs):
-        pulls[r], totals[r] = _run(means, horizon, gamma, scale, checkpoints, streams[r], crit, out[r], lead)
+        pulls[r], totals[r] = _run(means, horizon, gamma, scale, checkpoints, streams[r], crit, out[r], lead, law)
     return out, pulls, totals
 
 
@@ -275,7 +293,23 @@ def dp_ucb_on_draws(means, gamma, u, eta, checkpoints, lead=True):
     g = np.empty(u.size)
     for j0 in range(0, u.size, BLOCK):  # the kernel's blocks, so g is the kernel's g
         fill_sqrt_log(g[j0 : j0 + BLOCK], j0 + 1)
-    _run_block(u.size, 1, u, eta, g, means, gap, gamma, state, checkpoints, 0, out, lead)
+    _run_block(
+        u.size,
+        1,
+        u,
+        eta,
+        g,
+        means,
+        gap,
+        gamma,
+        state,
+        checkpoints,
+        0,
+        out,
+        lead,
+        np.zeros(0, dtype=np.uint64),
+        BERNOULLI,
+    )
     return out, state[3], state[5][1]
 
 
@@ -289,19 +323,22 @@ def replay(means, epsilon, checkpoints, params, u, eta, picks):
     return dp_ucb_on_draws(means, gamma, u, eta, np.asarray(checkpoints, dtype=np.int64))
 
 
-def run_batch(means, horizon, epsilon, checkpoints, rngs, params):
-    """Runs of DP-UCB, one per Generator (each advanced past the words its run pooled); see :func:`dp_ucb_batch`."""
+def run_batch(means, horizon, epsilon, checkpoints, rngs, params, rewards="bernoulli"):
+    """Runs of DP-UCB under reward law ``rewards``, one per Generator (each advanced past the words its run
+    pooled); see :func:`dp_ucb_batch`."""
     beta = resolve_beta(params["beta"], horizon)
     gamma = gamma_bonus(means.size, horizon, epsilon, beta, params["gamma_log"], params["gamma_denominator"])
     streams = new_streams(rngs)
-    out = dp_ucb_batch(means, horizon, gamma, node_scale(horizon, epsilon), checkpoints, streams)
+    out = dp_ucb_batch(
+        means, horizon, gamma, node_scale(horizon, epsilon), checkpoints, streams, True, *law_args(rewards)
+    )
     set_streams_state(rngs, streams)
     return out
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params):
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
     """One run of DP-UCB; see :func:`run_batch`."""
-    regret, pulls, totals = run_batch(means, horizon, epsilon, checkpoints, [rng], params)
+    regret, pulls, totals = run_batch(means, horizon, epsilon, checkpoints, [rng], params, rewards)
     return regret[0], pulls[0], totals[0]
 
 
@@ -341,6 +378,7 @@ register(
             ),
         },
         needs_horizon=True,
+        laws=LAWS,
         cost_ns=15,
         doc="Mishra & Thakurta (2015) tree-based private UCB as in Sajed (2019 thesis) Algorithm 6.",
     )

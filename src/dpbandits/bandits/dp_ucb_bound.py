@@ -20,10 +20,12 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
+from ..laws import LAWS
 from ..registry import Algorithm, Bound, Contract, Param, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import hybrid_noise_step
 from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._laws import BERNOULLI, stream_reward
 from ._params import HYBRID_SPLIT, TIE_BREAK, hybrid_split
 from ._tossou import BLOCK, entry_points
 
@@ -65,13 +67,13 @@ def h_of(lt, nu_form):
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def dp_ucb_bound_kernel(
-    means, horizon, checkpoints, epsilon, random_ties, split, bound_sqrt, nu_form, sb, u, eta, picks, replay
+    means, horizon, checkpoints, epsilon, random_ties, split, bound_sqrt, nu_form, sb, u, eta, picks, replay, law=0
 ):
     """One run. Returns (regret[C], pulls[K], reward_sum).
 
     Draws from stream ``sb`` (``u``, ``eta``: scratch blocks of ``BLOCK``) unless ``replay``: then step
     t's reward decider is u[t-1], the counters' standard Laplace draws are eta in order and the tie
-    picks are ``picks`` in order.
+    picks are ``picks`` in order. Under reward law ``law`` != 0 (``_laws``) each pull draws its reward.
     """
     k = means.size
     gap = means.max() - means
@@ -100,7 +102,7 @@ def dp_ucb_bound_kernel(
     for t in range(1, horizon + 1):
         if j == BLOCK:
             fill_log(lt, t)
-            if not replay:
+            if not replay and law == BERNOULLI:
                 fill_uniforms(sb, crit, u)
             j = 0
         if t <= k:
@@ -111,7 +113,10 @@ def dp_ucb_bound_kernel(
             best, a, m = best_arm3(pa, pb, pd, h, g, kp, random_ties, v)
             if m > 1:
                 a, pc = resolve_tie(v, zero, 0.0, kp, best, m, sb, picks, pc, replay)
-        r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
+        if law == BERNOULLI:
+            r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
+        else:  # another law: the reward itself, from the stream
+            r = stream_reward(sb, law, means[a])
         if ec == eta.size:
             if replay:
                 raise IndexError("replayed noise exhausted")
@@ -182,6 +187,7 @@ register(
                 "or bound (2.2) with ln n or log2 n",
             ),
         },
+        laws=LAWS,
         cost_ns=80,
         doc="Tossou & Dimitrakakis (2016) Algorithm 1.",
     )

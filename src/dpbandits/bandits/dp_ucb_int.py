@@ -21,9 +21,11 @@ import math
 import numpy as np
 from numba import njit
 
+from ..laws import LAWS
 from ..registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
 from ._argmax import best_arm, padded_index, resolve_tie
 from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._laws import BERNOULLI, stream_reward
 from ._params import TIE_BREAK
 from ._tossou import BLOCK, entry_points
 
@@ -58,12 +60,12 @@ def input_epsilon(epsilon: float, delta: float, v: float = 1.1, log: str = "ln")
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def dp_ucb_int_kernel(means, horizon, checkpoints, f, v, random_ties, update, sb, u, eta, picks, replay):
+def dp_ucb_int_kernel(means, horizon, checkpoints, f, v, random_ties, update, sb, u, eta, picks, replay, law=0):
     """One run (update: 0 frozen, 1 literal, 2 live_bonus). Returns (regret[C], pulls[K], reward_sum).
 
     Draws from stream ``sb`` (``u``, ``eta``: scratch blocks of ``BLOCK``) unless ``replay``: then step
     t's reward decider is u[t-1], the releases' standard Laplace draws are eta in order and the tie
-    picks are ``picks`` in order.
+    picks are ``picks`` in order. Under reward law ``law`` != 0 (``_laws``) each pull draws its reward.
     """
     k = means.size
     gap = means.max() - means
@@ -90,7 +92,7 @@ def dp_ucb_int_kernel(means, horizon, checkpoints, f, v, random_ties, update, sb
     for t in range(1, horizon + 1):
         if j == BLOCK:
             fill_log(lt, t)
-            if not replay:
+            if not replay and law == BERNOULLI:
                 fill_uniforms(sb, crit, u)
             j = 0
         if t <= k * f:
@@ -119,7 +121,10 @@ def dp_ucb_int_kernel(means, horizon, checkpoints, f, v, random_ties, update, sb
                 best, a, m = best_arm(index, zero, 0.0, kp, random_ties)
             if m > 1:
                 a, pc = resolve_tie(index, zero, 0.0, kp, best, m, sb, picks, pc, replay)
-        r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
+        if law == BERNOULLI:
+            r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
+        else:  # another law: the reward itself, from the stream
+            r = stream_reward(sb, law, means[a])
         s[a] += r
         n[a] += 1
         phase[a] = phase[a] + 1 if phase[a] + 1 < f else 0
@@ -183,6 +188,7 @@ register(
                 "ln", tuple(LOG_BASES), readings=EPS_LOG_READINGS, doc="[CHOICE] base of log(1/delta) in Corollary 3.2"
             ),
         },
+        laws=LAWS,
         cost_ns=30,
         doc="Tossou & Dimitrakakis (2016) Algorithm 3; epsilon is the target privacy.",
     )

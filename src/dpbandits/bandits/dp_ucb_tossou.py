@@ -18,21 +18,24 @@ import math
 import numpy as np
 from numba import njit
 
+from ..laws import LAWS
 from ..registry import Algorithm, Bound, Contract, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import hybrid_noise_step
 from ._draws import critical_chunks, fill_laplace, fill_sqrt_log, fill_uniforms
+from ._laws import BERNOULLI, stream_reward
 from ._params import HYBRID_SPLIT, TIE_BREAK, hybrid_split
 from ._tossou import BLOCK, entry_points
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def dp_ucb_tossou_kernel(means, horizon, checkpoints, epsilon, random_ties, split, sb, u, eta, picks, replay):
+def dp_ucb_tossou_kernel(means, horizon, checkpoints, epsilon, random_ties, split, sb, u, eta, picks, replay, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum).
 
     Draws from stream ``sb`` (``u``: scratch block of ``BLOCK``, ``eta``: of K * ``BLOCK``) unless
     ``replay``: then step t's reward decider is u[t-1], the counters' standard Laplace draws are eta in
-    order (arm by arm within a step) and the tie picks are ``picks`` in order.
+    order (arm by arm within a step) and the tie picks are ``picks`` in order. Under reward law ``law`` != 0
+    (``_laws``) each pull draws its reward.
     """
     k = means.size
     gap = means.max() - means
@@ -58,7 +61,7 @@ def dp_ucb_tossou_kernel(means, horizon, checkpoints, epsilon, random_ties, spli
     for t in range(1, horizon + 1):
         if j == BLOCK:
             fill_sqrt_log(g, t)
-            if not replay:
+            if not replay and law == BERNOULLI:
                 fill_uniforms(sb, crit, u)
             j = 0
         if t <= k:
@@ -67,7 +70,10 @@ def dp_ucb_tossou_kernel(means, horizon, checkpoints, epsilon, random_ties, spli
             best, a, m = best_arm3(pa, zero, pd, 0.0, g[j], kp, random_ties, v)
             if m > 1:
                 a, pc = resolve_tie(v, zero, 0.0, kp, best, m, sb, picks, pc, replay)
-        r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
+        if law == BERNOULLI:
+            r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
+        else:  # another law: the reward itself, from the stream
+            r = stream_reward(sb, law, means[a])
         s[a] += r
         na = n[a] + 1
         n[a] = na
@@ -111,6 +117,7 @@ register(
         replay=dp_ucb_tossou_on_draws,
         contract=Contract(deterministic=Setting((1.0, 0.0, 0.0), 300, 2.0)),
         params={"tie_break": TIE_BREAK, "hybrid_split": HYBRID_SPLIT},
+        laws=LAWS,
         cost_ns=400,
         doc="Tossou & Dimitrakakis (2016) Algorithm 2.",
     )

@@ -20,9 +20,11 @@ import math
 import numpy as np
 from numba import njit
 
+from ..laws import LAWS
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._gamma import beta
 from ._generator import argmax_ties
+from ._laws import law_args
 from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
 from ._params import TIE_BREAK
 from ._pcg64 import POOL_INDEX, new_streams
@@ -45,10 +47,11 @@ def theta_stream(rng):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, random_ties):
+def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, random_ties, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum, obs[K], mu[K]): final O_j and private means.
 
-    theta draws from stream ``sb`` (:func:`theta_stream`, advanced), epoch closes and tie picks from ``rng``.
+    theta draws from stream ``sb`` (:func:`theta_stream`, advanced), epoch closes (rewards of law ``law``,
+    ``_laws``) and tie picks from ``rng``.
     """
     k = means.size
     gap = means.max() - means
@@ -79,17 +82,18 @@ def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, 
             if ties > 1 and random_ties:
                 a = argmax_ties(theta, rng, True)
         if lazy_count(a, cur, size):
-            total += lazy_close(a, means, epsilon, rng, cur, size, obs, mu)
+            total += lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law)
             inv[a] = 1.0 / obs[a]
         n[a] += 1
         regret += gap[a]
         c = record(out, checkpoints, c, t, regret)
     sb[POOL_INDEX] = i
-    total += open_epoch_rewards(means, rng, cur)
+    total += open_epoch_rewards(means, rng, cur, law)
     return out, n, total, obs, mu
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params):
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+    """One run of Lazy-DP-TS under reward law ``rewards``; see :func:`lazy_dp_ts_kernel`."""
     out, n, total, _, _ = lazy_dp_ts_kernel(
         means,
         horizon,
@@ -99,6 +103,7 @@ def run(means, horizon, epsilon, checkpoints, rng, params):
         rng,
         theta_stream(rng),
         params["tie_break"] == "random",
+        *law_args(rewards),
     )
     return out, n, total
 
@@ -138,6 +143,7 @@ register(
                 doc="[CHOICE] base of log(t) in the shift 3 log(t)/(eps O) of Algorithm 3",
             ),
         },
+        laws=LAWS,
         cost_ns=600,
         doc="Hu & Hegde (UAI 2022) Lazy-DP-TS, Algorithm 3 of arXiv 2102.07929 v3; epsilon-DP, anytime.",
     )

@@ -20,9 +20,11 @@ import math
 import numpy as np
 from numba import njit
 
+from ..laws import LAWS
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._argmax import count_max, first_max, padded_index, resolve_tie
-from ._draws import critical_chunks, fill_draws
+from ._draws import critical_chunks, fill_draws, fill_laplace
+from ._laws import BERNOULLI, stream_reward
 from ._params import TIE_BREAK
 from ._tossou import BLOCK, entry_points
 
@@ -35,17 +37,20 @@ EXPLORE_C_READINGS = {
 
 @njit(cache=True, inline="always")
 def reward(u, mean):
-    """The Bernoulli reward of one pull from its decider ``u`` (the only place rewards are drawn)."""
+    """The Bernoulli reward of one pull from its decider ``u`` (other laws: :func:`._laws.stream_reward`)."""
     return 1.0 if u < mean else 0.0
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def ldp_ucb_kernel(means, horizon, checkpoints, epsilon, lap_scale, explore_c, random_ties, sb, u, eta, picks, replay):
+def ldp_ucb_kernel(
+    means, horizon, checkpoints, epsilon, lap_scale, explore_c, random_ties, sb, u, eta, picks, replay, law=0
+):
     """One run. Returns (regret[C], pulls[K], reward_sum) (the true rewards' sum).
 
     ``lap_scale`` is the local Laplace scale 1/epsilon; draws from stream ``sb`` (``u``, ``eta``: scratch
     blocks of ``BLOCK``) unless ``replay``: then step t's reward decider is u[t-1], its standard Laplace
-    draw eta[t-1], and the tie picks are ``picks`` in order.
+    draw eta[t-1], and the tie picks are ``picks`` in order. Under reward law ``law`` != 0 (``_laws``) each pull
+    draws its reward from the stream and the block holds Laplace draws only.
     """
     k = means.size
     gap = means.max() - means
@@ -63,8 +68,10 @@ def ldp_ucb_kernel(means, horizon, checkpoints, epsilon, lap_scale, explore_c, r
     j = BLOCK
     for t in range(1, horizon + 1):
         if j == BLOCK:
-            if not replay:
+            if not replay and law == BERNOULLI:
                 fill_draws(sb, crit, 1.0, u, eta)
+            elif not replay:
+                fill_laplace(sb, 1.0, eta)
             j = 0
         a = np.uintp(k)  # unsigned, as _argmax's arm indices
         level = explore_c * math.log(t + 1)
@@ -82,7 +89,7 @@ def ldp_ucb_kernel(means, horizon, checkpoints, epsilon, lap_scale, explore_c, r
                 if m > 1:
                     a, pc = resolve_tie(v, zero, 0.0, kp, best, m, sb, picks, pc, replay)
         q = t - 1 if replay else j
-        x = reward(u[q], means[a])
+        x = reward(u[q], means[a]) if law == BERNOULLI else stream_reward(sb, law, means[a])
         s[a] += x + lap_scale * eta[q]
         n[a] += 1
         total += x
@@ -111,6 +118,7 @@ register(
         reference="dpbandits.reference.after:LDPUCB",
         run=run,
         replay=ldp_ucb_on_draws,
+        laws=LAWS,
         # forced exploration reads no reward (it only delays the first data-dependent choice past the audit's
         # short horizon): audited without it
         audit=Audit(params={"explore_c": 0.0}),

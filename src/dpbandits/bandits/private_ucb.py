@@ -18,11 +18,13 @@ import math
 import numpy as np
 from numba import njit
 
+from ..laws import LAWS
 from ..mechanisms import tree_bits
 from ..registry import Algorithm, Contract, Param, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import tree_noise_step
 from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._laws import BERNOULLI, stream_reward
 from ._params import TIE_BREAK
 from ._tossou import BLOCK, entry_points
 
@@ -42,13 +44,13 @@ SQRT_TERM_READINGS = {
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def private_ucb_kernel(
-    means, horizon, checkpoints, epsilon, node_scale, random_ties, hoeffding, sb, u, eta, picks, replay
+    means, horizon, checkpoints, epsilon, node_scale, random_ties, hoeffding, sb, u, eta, picks, replay, law=0
 ):
     """One run. Returns (regret[C], pulls[K], reward_sum).
 
     Draws from stream ``sb`` (``u``, ``eta``: scratch blocks of ``BLOCK``) unless ``replay``: then step
     t's reward decider is u[t-1], the trees' standard Laplace draws are eta in order and the tie picks
-    are ``picks`` in order.
+    are ``picks`` in order. Under reward law ``law`` != 0 (``_laws``) each pull draws its reward.
     """
     k = means.size
     gap = means.max() - means
@@ -77,7 +79,7 @@ def private_ucb_kernel(
     for t in range(1, horizon + 1):
         if j == BLOCK:
             fill_log(lt, t)
-            if not replay:
+            if not replay and law == BERNOULLI:
                 fill_uniforms(sb, crit, u)
             j = 0
         if t <= k:
@@ -88,7 +90,10 @@ def private_ucb_kernel(
             best, a, m = best_arm3(pa, pe, pd, ct, w, kp, random_ties, v)
             if m > 1:
                 a, pc = resolve_tie(v, zero, 0.0, kp, best, m, sb, picks, pc, replay)
-        r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
+        if law == BERNOULLI:
+            r = 1.0 if (u[t - 1] if replay else u[j]) < means[a] else 0.0
+        else:  # another law: the reward itself, from the stream
+            r = stream_reward(sb, law, means[a])
         if ec == eta.size:
             if replay:
                 raise IndexError("replayed noise exhausted")
@@ -163,6 +168,7 @@ register(
             ),
         },
         needs_horizon=True,
+        laws=LAWS,
         cost_ns=65,
         doc="Mishra & Thakurta (2015), reconstructed as in Tossou & Dimitrakakis (2016) [RECON].",
     )

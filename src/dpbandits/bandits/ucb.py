@@ -16,9 +16,11 @@ import math
 import numpy as np
 from numba import njit
 
+from ..laws import LAWS
 from ..registry import Algorithm, Bound, register
 from ._argmax import count_max, first_max, fma, lead_chunk, padded_index, resolve_tie
 from ._draws import critical_chunks, fill_sqrt_log, fill_uniforms
+from ._laws import BERNOULLI, law_args, stream_reward
 from ._params import TIE_BREAK
 from ._pcg64 import new_streams, set_streams_state
 from ._tossou import BLOCK, replay_stream
@@ -44,6 +46,19 @@ def _pull(c, d, nxt, s, n, a, win):
     nxt[a, 0] = sa * inv  # c = S/n as S * (1/n)
     nxt[a, 1] = (sa + 1.0) * inv
     nxt[a, 2] = 1.0 / math.sqrt(m + 1)
+    return r
+
+
+@njit(cache=True, inline="always")
+def _pull_reward(c, d, s, n, a, r):
+    """Pull arm ``a`` of one run with reward ``r`` of any law (no prepared row): c = S * (1/n), d = n^-1/2
+    as :func:`_pull` computes them; return the reward."""
+    sa = s[a] + r
+    s[a] = sa
+    m = n[a] + 1
+    n[a] = m
+    c[a] = sa * (1.0 / m)
+    d[a] = 1.0 / math.sqrt(m)
     return r
 
 
@@ -117,12 +132,13 @@ def _new_state(k):
 
 
 @njit(cache=True, nogil=True)
-def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, replay, out, lead):
+def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, replay, out, lead, law=0):
     """One run into ``out`` (regret at the checkpoints); returns (pulls[K], reward sum).
 
     Reward deciders from stream ``sb`` in blocks (or ``given`` with ``replay``), ties by a uniform pick
     from ``sb`` (or the next of ``picks``). With ``lead``, an arm that wins two steps in a row is pulled
-    by :func:`_lead` until it may lose (the same decisions, without the argmax).
+    by :func:`_lead` until it may lose (the same decisions, without the argmax). Under reward law ``law``
+    != 0 (``_laws``) each pull draws its reward from ``sb`` and the argmax decides every step.
     """
     k = means.size
     gap = means.max() - means
@@ -138,7 +154,7 @@ def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, repla
         fill_sqrt_log(g, t)
         if replay:
             u[:jn] = given[t - 1 : t - 1 + jn]
-        else:
+        elif law == BERNOULLI:
             fill_uniforms(sb, crit, u)
         j = 0
         while j < jn:  # segments ending at checkpoints
@@ -153,11 +169,14 @@ def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, repla
                         m = count_max(c, d, gj, kp, best, False)
                         if m > 1:
                             a, pc = resolve_tie(c, d, gj, kp, best, m, sb, picks, pc, replay)
-                acc[1] += _pull(c, d, nxt, s, n, a, u[_U(j)] < means[a])
+                if law == BERNOULLI:
+                    acc[1] += _pull(c, d, nxt, s, n, a, u[_U(j)] < means[a])
+                else:
+                    acc[1] += _pull_reward(c, d, s, n, a, stream_reward(sb, law, means[a]))
                 acc[0] += gap[a]
                 j += 1
                 t += 1
-                if lead and a == last[0] and t > k + 1 and j < stop:
+                if lead and law == BERNOULLI and a == last[0] and t > k + 1 and j < stop:
                     j1 = _lead(j, stop, a, u, g, means, gap, c, d, nxt, s, n, acc, random_ties, inv, rsq)
                     t += j1 - j
                     j = j1
@@ -169,8 +188,9 @@ def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, repla
 
 
 @njit(cache=True, nogil=True)
-def ucb_batch(means, horizon, checkpoints, random_ties, streams, lead=True):
-    """Runs of UCB1, one per PCG64 stream (uint64[R, STREAM] of ``_pcg64.new_streams``, advanced).
+def ucb_batch(means, horizon, checkpoints, random_ties, streams, lead=True, law=0):
+    """Runs of UCB1, one per PCG64 stream (uint64[R, STREAM] of ``_pcg64.new_streams``, advanced), under reward
+    law code ``law`` (``_laws``).
 
     Run r's result depends only on streams[r]; ``lead=False`` takes the argmax at every step (same
     results, slower). Returns (regret[R, C], pulls[R, K], reward_sum[R]).
@@ -184,7 +204,7 @@ def ucb_batch(means, horizon, checkpoints, random_ties, streams, lead=True):
     no_picks = np.zeros(0, dtype=np.int64)
     for r in range(runs):
         pulls[r], totals[r] = _run(
-            means, horizon, checkpoints, random_ties, streams[r], crit, none, no_picks, False, out[r], lead
+            means, horizon, checkpoints, random_ties, streams[r], crit, none, no_picks, False, out[r], lead, law
         )
     return out, pulls, totals
 
@@ -218,17 +238,17 @@ def replay(means, epsilon, checkpoints, params, u, eta, picks):
     return ucb_on_draws(means, checkpoints, params["tie_break"] == "random", u, picks)
 
 
-def run_batch(means, horizon, epsilon, checkpoints, rngs, params):
-    """Runs of UCB1, one per Generator (each advanced past the words its run pooled)."""
+def run_batch(means, horizon, epsilon, checkpoints, rngs, params, rewards="bernoulli"):
+    """Runs of UCB1 under reward law ``rewards``, one per Generator (each advanced past the words its run pooled)."""
     streams = new_streams(rngs)
-    out = ucb_batch(means, horizon, checkpoints, params["tie_break"] == "random", streams)
+    out = ucb_batch(means, horizon, checkpoints, params["tie_break"] == "random", streams, True, *law_args(rewards))
     set_streams_state(rngs, streams)
     return out
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params):
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
     """One run of UCB1; see :func:`run_batch`."""
-    regret, pulls, totals = run_batch(means, horizon, epsilon, checkpoints, [rng], params)
+    regret, pulls, totals = run_batch(means, horizon, epsilon, checkpoints, [rng], params, rewards)
     return regret[0], pulls[0], totals[0]
 
 
@@ -244,6 +264,7 @@ register(
         replay=replay,
         run_batch=run_batch,
         params={"tie_break": TIE_BREAK},
+        laws=LAWS,
         cost_ns=15,
         doc="UCB1, Auer, Cesa-Bianchi & Fischer (2002); non-private reference.",
     )

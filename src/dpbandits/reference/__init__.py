@@ -1,7 +1,7 @@
 """Plain per-step reference twins of the regret algorithms: slow and obviously correct.
 
 Each policy follows its paper's pseudocode literally: ``select(t)`` returns the arm pulled at step
-t (1-based), then the runner draws the Bernoulli reward and calls ``update(arm, reward)``. An
+t (1-based), then the runner draws the reward (Bernoulli, or the law ``rewards``) and calls ``update(arm, reward)``. An
 algorithm names its twin in ``Algorithm.reference`` (:mod:`dpbandits.registry`).
 ``simulate`` has the same signature and seeding as :func:`dpbandits.simulate`, plus ``noise_factor``, which
 multiplies the twin's noise scales (a halved scale: a 2 epsilon-DP twin, the contract's power control).
@@ -12,26 +12,42 @@ from __future__ import annotations
 import numpy as np
 
 from ..audit import ScaledNoise
+from ..laws import DEFAULT
 from ..seeding import run_generator
-from ..simulate import SimulationResult, prepare, versions
+from ..simulate import SimulationResult, law_meta, prepare, versions
 from ..validation import check_real
 from ._policy import argmax_ties
+from ._rewards import REWARDS
 
 __all__ = ["argmax_ties", "simulate"]
 
 
-def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, first_run=0, noise_factor=1.0, **params):
+def simulate(
+    algorithm,
+    means,
+    horizon,
+    epsilon,
+    runs,
+    seed,
+    checkpoints=None,
+    first_run=0,
+    noise_factor=1.0,
+    rewards=DEFAULT,
+    **params,
+):
     """Reference twin of :func:`dpbandits.simulate` (same arguments, same result type).
 
     ``noise_factor`` (> 0) multiplies the scale of every noise draw of the twin (the Generator methods named
-    by ``Algorithm.audit.noise``, through :class:`dpbandits.audit.ScaledNoise`); rewards are drawn unscaled.
+    by ``Algorithm.audit.noise``, through :class:`dpbandits.audit.ScaledNoise`); rewards are drawn unscaled, by
+    the function of law ``rewards`` in :mod:`._rewards`.
     """
     noise_factor = check_real("noise_factor", noise_factor)
     if not noise_factor > 0:
         raise ValueError(f"noise_factor must be > 0, got noise_factor={noise_factor:g}")
     alg, means, horizon, epsilon, run_ids, seed, ckpts, resolved, key = prepare(
-        algorithm, means, horizon, epsilon, runs, seed, checkpoints, params, first_run
+        algorithm, means, horizon, epsilon, runs, seed, checkpoints, params, first_run, rewards
     )
+    draw = REWARDS[rewards]
     runs = run_ids.size
     twin = alg.reference_class()
     if twin is None:
@@ -47,7 +63,7 @@ def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, f
         cum, c = 0.0, 0
         for t in range(1, horizon + 1):
             a = policy.select(t)
-            r = 1.0 if rng.random() < means[a] else 0.0
+            r = draw(rng, means[a])
             policy.update(a, r)
             pulls[j, a] += 1
             reward_sum[j] += r
@@ -61,6 +77,7 @@ def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, f
         "horizon": horizon,
         "epsilon": epsilon,
         "params": resolved,
+        **law_meta(rewards),
         "seed": seed,
         "config_key": key,
         "run_ids": run_ids.tolist(),
