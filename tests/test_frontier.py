@@ -93,7 +93,8 @@ def test_the_ranking_is_per_law():
     regret = {("dp_se", e): 10.0 for e in (0.1, 1.0)} | {("dp_ucb_int", e): 20.0 for e in (0.1, 1.0)}
     rows = frontier.frontier_rows(_figure(laws), _table(regret, laws))
     rows.loc[(rows["law"] == "beta") & (rows["algorithm"] == "dp_se"), "final_regret"] = 30.0  # beta reverses it
-    rank = frontier.ranking(rows).set_index(["law", "algorithm"])
+    extra = rows[rows["law"] == "bernoulli"].assign(instance="Bernoulli only", final_regret=99.0)
+    rank = frontier.ranking(pd.concat([rows, extra], ignore_index=True)).set_index(["law", "algorithm"])
     assert rank.loc[("bernoulli", "dp_se"), "mean_rank"] == 1.0 and rank.loc[("beta", "dp_se"), "mean_rank"] == 2.0
     assert rank.loc[("beta", "dp_ucb_int"), "wins"] == 2 and rank.loc[("beta", "dp_ucb_int"), "cells"] == 2
 
@@ -214,6 +215,16 @@ def test_a_frontier_block_names_a_bad_instance(instances, match):
     raw["papers"]["p"]["frontier"]["instances"] = instances
     with pytest.raises(catalogue.ConfigError, match=match):
         configfile.prepare(raw)
+
+
+def test_a_frontier_block_draws_other_laws_on_the_instances_it_names():
+    config = configfile.prepare(_frontier_block(rewards={"beta": ["tossou_2arm"], "uniform": ["tossou_2arm"]}))
+    figures = config["papers"]["p"]["figures"]
+    assert [p["title"] for p in figures["frontier/C1"]["panels"]] == ["Bernoulli rewards"]
+    panels = figures["frontier/tossou_2arm"]["panels"]
+    assert [p.get("instance", {}).get("rewards") for p in panels] == [None, "beta", "uniform"]
+    with pytest.raises(catalogue.ConfigError, match=r"^papers\.p\.frontier\.rewards\.beta\[0\]: 'C9' is not one"):
+        configfile.prepare(_frontier_block(rewards={"beta": ["C9"]}))
 
 
 def test_a_frontier_block_needs_its_grid():

@@ -172,8 +172,14 @@ def figure(paper: str, name: str, fspec: dict, defaults: dict) -> dict:
 
 def frontier(paper: str, spec: dict, figures: dict) -> dict[str, dict]:
     """The figures of a paper's ``frontier`` block: ``frontier/<instance name>`` per instance, each drawing final
-    regret against the block's epsilons (``x: epsilon``) with one panel per reward law (docs/frontier.md)."""
+    regret against the block's epsilons (``x: epsilon``): a Bernoulli panel, and a panel for each other reward law
+    whose ``rewards`` entry names the instance (docs/frontier.md)."""
     key = f"papers.{paper}.frontier"
+    names = [instance.get("name") for instance in spec["instances"]]
+    for law, chosen in spec.get("rewards", {}).items():
+        for j, name in enumerate(chosen):
+            if name not in names:
+                raise ConfigError(f"{key}.rewards.{law}[{j}]: {name!r} is not one of the frontier's instances {names}")
     out = {}
     for i, instance in enumerate(spec["instances"]):
         if "name" not in instance:
@@ -181,7 +187,7 @@ def frontier(paper: str, spec: dict, figures: dict) -> dict[str, dict]:
         name = f"frontier/{instance['name']}"
         if name in figures or name in out:
             raise ConfigError(f"{key}.instances[{i}].name: figure {name!r} is already defined")
-        laws = spec.get("rewards", ["bernoulli"])
+        laws = ["bernoulli"] + [law for law, chosen in spec.get("rewards", {}).items() if instance["name"] in chosen]
         fspec = {
             "x": "epsilon",
             "xscale": "log",

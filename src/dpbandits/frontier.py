@@ -129,9 +129,13 @@ def best_private(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def ranking(rows: pd.DataFrame) -> pd.DataFrame:
-    """Private algorithms ranked per reward law by their mean rank over the (instance, epsilon) cells (1 = best):
-    columns law, algorithm, label, mean_rank, wins, cells; best first within each law."""
+    """Private algorithms ranked per reward law by their mean rank over the (instance, epsilon) cells that every
+    law has (so the laws are compared on the same cells; 1 = best): columns law, algorithm, label, mean_rank,
+    wins, cells; best first within each law."""
     private = rows[rows["private"] & rows["epsilon"].notna()].copy()
+    laws = private.groupby(["instance", "epsilon"])["law"].nunique()
+    common = laws[laws == private["law"].nunique()].index
+    private = private[private.set_index(["instance", "epsilon"]).index.isin(common)]
     private["rank"] = private.groupby(["law", "instance", "epsilon"])["final_regret"].rank(method="average")
     table = private.groupby(["law", "algorithm", "label"], sort=False).agg(
         mean_rank=("rank", "mean"), wins=("rank", lambda r: int((r == 1).sum())), cells=("rank", "size")

@@ -196,8 +196,8 @@ def frontier_reading(results: str | Path, paper: str = "crosspaper"):
 
 
 def frontier_ranking(results: str | Path, paper: str = "crosspaper") -> pd.DataFrame:
-    """Mean rank of each private algorithm over the frontier's (instance, epsilon) cells, one column per reward law
-    (1 = best), best under the first law first."""
+    """Mean rank of each private algorithm over the frontier's (instance, epsilon) cells that every reward law
+    covers, one column per law (1 = best), best under the first law first."""
     df = pd.read_csv(figure_path(results, paper, "frontier/ranking", "csv"))
     laws = list(dict.fromkeys(df["law"]))
     table = df.pivot_table(index="label", columns="law", values="mean_rank")[laws]
