@@ -144,9 +144,12 @@ def ranking(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def _ticks(ax, epsilons) -> None:
+    """Log x-axis: labelled ticks at the powers of ten within the grid, unlabelled ones at every grid value."""
     ax.set_xscale("log")
-    ax.set_xticks(epsilons, [f"{e:g}" for e in epsilons], rotation=45)
-    ax.minorticks_off()
+    decades = [10.0**d for d in range(-6, 7) if min(epsilons) * 0.999 <= 10.0**d <= max(epsilons) * 1.001]
+    ax.set_xticks(decades, [f"{e:g}" for e in decades])
+    ax.set_xticks(epsilons, minor=True)
+    ax.tick_params(axis="x", which="minor", labelbottom=False)
 
 
 def frontier_figure(fig: Figure, table: pd.DataFrame):
@@ -221,15 +224,21 @@ def summary_figure(rows: pd.DataFrame):
 
     best = best_private(rows)
     laws = list(dict.fromkeys(best["law"]))
-    instances = list(dict.fromkeys(rows["instance"]))
     epsilons = sorted(best["epsilon"].unique())
     bern = best[best["law"] == BERNOULLI].set_index(["instance", "epsilon"])["algorithm"]
     # a letter per winner as well as its colour: the palette repeats colours (with other markers) past nine
     codes = {name: chr(ord("A") + i) for i, name in enumerate(dict.fromkeys(best["algorithm"]))}
     with plt.rc_context(style.RC):
-        height = len(laws) * (0.22 * len(instances) + 0.55) + 0.9
-        mfig, axes = plt.subplots(len(laws), 1, figsize=(style.TWO_COLUMN, height), squeeze=False)
+        # each law's grid holds the instances drawn under it
+        order = list(dict.fromkeys(rows["instance"]))  # the config's order
+        grids = {name: [i for i in order if i in set(best.loc[best["law"] == name, "instance"])] for name in laws}
+        rows_in = [len(instances) for instances in grids.values()]
+        height = 0.22 * sum(rows_in) + 0.6 * len(laws) + 1.1
+        mfig, axes = plt.subplots(
+            len(laws), 1, figsize=(style.TWO_COLUMN, height), squeeze=False, height_ratios=rows_in
+        )
         for ax, name in zip(axes.flat, laws, strict=True):
+            instances = grids[name]
             cells = best[best["law"] == name].set_index(["instance", "epsilon"])
             image = np.ones((len(instances), len(epsilons), 3))
             for (inst, eps), r in cells.iterrows():
@@ -253,15 +262,21 @@ def summary_figure(rows: pd.DataFrame):
         handles = [
             Patch(color=style.identity(a).colour, label=f"{c}  {style.identity(a).label}") for a, c in codes.items()
         ]
-        mfig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 5), frameon=False)
+        mfig.legend(
+            handles=handles,
+            loc="lower center",
+            bbox_to_anchor=(0.5, 0.18 / height),
+            ncol=min(len(handles), 5),
+            frameon=False,
+        )
         mfig.text(
             0.5,
-            0.005,
+            0.04 / height,
             f"Pale cells: the runner-up is within {CLEAR:g} standard errors of the best (no clear winner).",
             ha="center",
             fontsize=6,
         )
-        mfig.subplots_adjust(left=0.14, right=0.98, top=1 - 0.3 / height, bottom=0.75 / height, hspace=0.5)
+        mfig.subplots_adjust(left=0.14, right=0.98, top=1 - 0.3 / height, bottom=0.95 / height, hspace=0.6)
     return mfig
 
 
