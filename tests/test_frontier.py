@@ -177,7 +177,16 @@ def _frontier_block(**extra) -> dict:
         "seed": 1,
         "papers": {
             "p": {
-                "figures": {"fig1": {"instance": {"name": "C1", "k": 5}, "horizon": 100, "runs": 2, "epsilons": [1]}},
+                "figures": {
+                    "fig1": {
+                        "instance": {"name": "C1", "k": 5},
+                        "horizon": 100,
+                        "runs": 2,
+                        "epsilons": [1],
+                        "curves": ["ucb"],
+                        "panels": [{"title": "one"}],
+                    }
+                },
                 "frontier": {
                     "instances": [{"name": "C1", "k": 5}, {"name": "tossou_2arm"}],
                     "horizon": 500,
@@ -232,3 +241,22 @@ def test_a_frontier_block_needs_its_grid():
     del raw["papers"]["p"]["frontier"]["epsilons"]
     with pytest.raises(catalogue.ConfigError, match=r"^papers\.p\.frontier: 'epsilons' is a required property"):
         configfile.prepare(raw)
+
+
+def test_a_panel_under_another_law_draws_only_the_algorithms_that_declare_it(monkeypatch):
+    from dataclasses import replace
+
+    from dpbandits import registry
+
+    bernoulli_only = replace(registry.ALGORITHMS["ucb"], name="ucb_bernoulli_only", laws=("bernoulli",))
+    monkeypatch.setitem(registry.ALGORITHMS, "ucb_bernoulli_only", bernoulli_only)
+    config = configfile.prepare(_frontier_block(rewards={"beta": ["C1"]}))
+    _, figures = catalogue.expand(config)
+    bern, beta = figures["p"]["frontier/C1"].panels
+    assert "ucb_bernoulli_only" in {c.algorithm for c in bern.curves}
+    assert "ucb_bernoulli_only" not in {c.algorithm for c in beta.curves} and beta.curves
+    config["papers"]["p"]["figures"]["frontier/C1"]["curves"] = ["ucb", "ucb_bernoulli_only"]
+    with pytest.raises(
+        catalogue.ConfigError, match=r"panels\[1\]\.curves\[1\]\.algorithm: ucb_bernoulli_only does not"
+    ):
+        catalogue.expand(config)

@@ -123,10 +123,15 @@ def _epsilon(value, key: str) -> float:
     return _checked(check_epsilon, key, value)
 
 
-def _curves(spec, kind: str):
-    """A panel's curve entries: ``"all"`` is every registered algorithm of ``kind`` (plugins included)."""
+def _curves(spec, kind: str, law: str = DEFAULT):
+    """A panel's curve entries: ``"all"`` is every registered algorithm of ``kind`` (plugins included) that draws
+    rewards of the panel's ``law`` (regret: ``Algorithm.laws``)."""
     if spec == "all":
-        return [name for name, alg in registry.ALGORITHMS.items() if alg.kind == kind]
+        return [
+            name
+            for name, alg in registry.ALGORITHMS.items()
+            if alg.kind == kind and (kind != "regret" or law in alg.laws)
+        ]
     return spec
 
 
@@ -267,7 +272,8 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, gro
     epsilons = panel_spec.get("epsilons", fspec.get("epsilons"))
     if not epsilons:
         raise ConfigError(f"{pkey}.epsilons: empty")
-    curves_spec = _curves(panel_spec.get("curves", fspec.get("curves")), "regret")
+    law = instance.get("rewards", DEFAULT) if isinstance(instance, dict) else DEFAULT
+    curves_spec = _curves(panel_spec.get("curves", fspec.get("curves")), "regret", law)
     if not curves_spec:
         raise ConfigError(f"{pkey}.curves: empty")
     x = _get("x", panel_spec, fspec)
@@ -283,6 +289,11 @@ def _panel(config, panel_spec, fspec, kind, pkey, seed, n_ckpt, scale, sims, gro
         alg = registry.ALGORITHMS[name]
         if alg.kind != kind:
             raise ConfigError(f"{ckey}.algorithm: {name} is a {alg.kind} algorithm in a {kind} figure")
+        if law not in alg.laws:
+            raise ConfigError(
+                f"{ckey}.algorithm: {name} does not draw {law} rewards (the panel's instance.rewards); its laws: "
+                f"{list(alg.laws)}"
+            )
         params = algorithm_params(config, name, overrides, ckey, reading)
         eps_list = [None] if not alg.private else [_epsilon(e, f"{pkey}.epsilons") for e in epsilons]
         base = SimSpec(kind, name, dict(instance), horizon, (), params, seed, n_ckpt)
