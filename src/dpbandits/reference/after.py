@@ -11,51 +11,23 @@ from __future__ import annotations
 import math
 
 from ._policy import argmax_ties
+from .hu import _AdaPEpisodes
 
 
-class AdaPUCB:
+class AdaPUCB(_AdaPEpisodes):
     """Azize & Basu's Algorithm 1 with eq. (7): commit to the argmax for N_A rounds, then release its mean."""
 
     def __init__(self, k, horizon, epsilon, rng, params):
-        self.k, self.eps, self.rng = k, epsilon, rng
-        self.random_ties = params["tie_break"] == "random"
-        self.alpha = params["alpha"]
+        super().__init__(k, horizon, epsilon, rng, params)  # n: the last episode's length, N_a/2 (1 at first)
         self.shift = 2.0 if params["ucb_log"] == "2t" else 1.0  # ln(shift * t_l) in the sub-Gaussian term
-        self.mu = [0.0] * k  # private mean of the arm's last episode
-        self.n = [0] * k  # samples behind mu (the last episode's length, N_a/2; 1 after the initial pull)
-        self.N = [0] * k  # total pulls
-        self.arm, self.length, self.left, self.S = None, 0, 0, 0.0
-        self.releases = []
 
-    def select(self, t):
-        if t <= self.k:
-            return t - 1
-        if self.left == 0:  # an episode starts at t_l = t
-            index = [
-                self.mu[a]
-                + math.sqrt(self.alpha * math.log(self.shift * t) / (2 * self.n[a]))
-                + self.alpha * math.log(t) / (self.eps * self.n[a])
-                for a in range(self.k)
-            ]
-            self.arm = argmax_ties(index, self.rng, self.random_ties)
-            self.length = self.left = self.N[self.arm]
-            self.S = 0.0
-        return self.arm
-
-    def release(self, a, n, s):
-        noisy = s / n + self.rng.laplace(0.0, 1.0 / (self.eps * n))
-        self.mu[a], self.n[a] = noisy, n
-        self.releases.append((a, n, s / n, noisy))
-
-    def update(self, a, x):
-        self.N[a] += 1
-        if self.arm is None:  # initial pull
-            self.release(a, 1, x)
-            return
-        self.S += x
-        self.left -= 1
-        if self.left == 0:
-            self.release(a, self.length, self.S)
+    def index(self, t):
+        return [
+            self.mu[a]
+            + math.sqrt(self.alpha * math.log(self.shift * t) / (2 * self.n[a]))
+            + self.alpha * math.log(t) / (self.eps * self.n[a])
+            for a in range(self.k)
+        ]
 
 
 class LDPUCB:

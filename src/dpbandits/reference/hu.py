@@ -75,29 +75,29 @@ class LazyDPTS(_LazyEpochs):
         return argmax_ties(theta, self.rng, self.random_ties)
 
 
-class AdaPKLUCB:
-    """Azize & Basu's framework with the KL-UCB index: commit to the argmax for N_A rounds."""
+class _AdaPEpisodes:
+    """Azize & Basu's framework (Algorithm 1): commit to the argmax of ``index`` for N_A rounds, then release the
+    episode's mean; the index is the subclass's (AdaP-KLUCB here, AdaP-UCB in :mod:`.after`)."""
 
     def __init__(self, k, horizon, epsilon, rng, params):
         self.k, self.eps, self.rng = k, epsilon, rng
         self.random_ties = params["tie_break"] == "random"
-        self.alpha, self.tol = params["alpha"], params["klucb_tol"]
+        self.alpha = params["alpha"]
         self.mu = [0.0] * k  # private mean of the arm's last episode
         self.n = [0] * k  # samples behind mu (last episode's length)
         self.N = [0] * k  # total pulls
         self.arm, self.length, self.left, self.S = None, 0, 0, 0.0
         self.releases = []
 
+    def index(self, t) -> list:
+        """Every arm's index at an episode's first round t."""
+        raise NotImplementedError
+
     def select(self, t):
         if t <= self.k:
             return t - 1
         if self.left == 0:  # episode starts at t_l = t
-            lt = math.log(t)
-            index = []
-            for a in range(self.k):
-                mb = min(max(self.mu[a] + self.alpha * lt / (self.eps * self.n[a]), 0.0), 1.0)
-                index.append(klucb_upper(mb, self.alpha * lt / self.n[a], self.tol))
-            self.arm = argmax_ties(index, self.rng, self.random_ties)
+            self.arm = argmax_ties(self.index(t), self.rng, self.random_ties)
             self.length = self.left = self.N[self.arm]
             self.S = 0.0
         return self.arm
@@ -116,3 +116,19 @@ class AdaPKLUCB:
         self.left -= 1
         if self.left == 0:
             self.release(a, self.length, self.S)
+
+
+class AdaPKLUCB(_AdaPEpisodes):
+    """Azize & Basu's framework with the KL-UCB index."""
+
+    def __init__(self, k, horizon, epsilon, rng, params):
+        super().__init__(k, horizon, epsilon, rng, params)
+        self.tol = params["klucb_tol"]
+
+    def index(self, t):
+        lt = math.log(t)
+        index = []
+        for a in range(self.k):
+            mb = min(max(self.mu[a] + self.alpha * lt / (self.eps * self.n[a]), 0.0), 1.0)
+            index.append(klucb_upper(mb, self.alpha * lt / self.n[a], self.tol))
+        return index
