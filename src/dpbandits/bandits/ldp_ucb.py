@@ -26,6 +26,7 @@ from ._argmax import count_max, first_max, padded_index, resolve_tie
 from ._draws import critical_chunks, fill_draws, fill_laplace
 from ._laws import BERNOULLI, stream_reward
 from ._params import TIE_BREAK
+from ._regret import record
 from ._tossou import BLOCK, entry_points
 
 #: Reading axis of the forced exploration (docs/reconstructions.md, "LDP-UCB-L").
@@ -94,9 +95,7 @@ def ldp_ucb_kernel(
         n[a] += 1
         total += x
         regret += gap[a]
-        while ci < checkpoints.size and checkpoints[ci] == t:
-            out[ci] = regret
-            ci += 1
+        ci = record(out, checkpoints, ci, t, regret)
         j += 1
     return out, n, total
 
