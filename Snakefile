@@ -13,6 +13,7 @@ include: "workflow/rules/readings.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/notebooks.smk"
 include: "workflow/rules/checks.smk"
+include: "workflow/rules/report.smk"
 
 
 # through Snakemake's logger, so the lines keep their place among its own

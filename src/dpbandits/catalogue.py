@@ -31,6 +31,14 @@ class ConfigError(ValueError):
     """A config value is invalid; the message starts with the offending key path."""
 
 
+DIAGNOSTICS = "diagnostics"  # a paper's diagnostic figures (its replication report's experiments): diagnostics/<name>
+
+
+def is_diagnostic(figure: str) -> bool:
+    """True for a diagnostic figure's name (``diagnostics/<name>``): read by the report, not by claims or readings."""
+    return figure.startswith(f"{DIAGNOSTICS}/")
+
+
 @dataclass(frozen=True)
 class SimSpec:
     """One simulation configuration (all runs share it; runs differ only by run index)."""

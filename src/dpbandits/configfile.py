@@ -12,6 +12,8 @@ defaults are stated in the schema only:
   ``title`` template ({letter}, {instance}, {k}, {epsilons});
 * ``papers.<paper>.frontier``: the privacy-utility frontier, one figure ``frontier/<instance name>`` per
   instance (final regret against epsilon, one panel per reward law);
+* ``papers.<paper>.diagnostics``: the experiments of the paper's replication report, figures named
+  ``diagnostics/<name>`` (:mod:`dpbandits.diagnoses`);
 * a caption's fields {figure}, {number}, {instance}, {k} and {epsilons} are filled in.
 
 ``python -m dpbandits.configfile`` rewrites the generated tables of ``config/README.md`` from the schema's
@@ -27,7 +29,7 @@ import string
 import sys
 from pathlib import Path
 
-from .catalogue import ConfigError
+from .catalogue import DIAGNOSTICS, ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -83,9 +85,12 @@ def prepare(config: dict, schema_path=SCHEMA) -> dict:
     check(config, schema)
     papers = {}
     for paper, pspec in config["papers"].items():
-        papers[paper] = {key: value for key, value in pspec.items() if key not in ("defaults", "frontier")}
+        papers[paper] = {
+            key: value for key, value in pspec.items() if key not in ("defaults", "frontier", "diagnostics")
+        }
+        specs = {**pspec["figures"], **{f"{DIAGNOSTICS}/{n}": f for n, f in pspec.get("diagnostics", {}).items()}}
         papers[paper]["figures"] = {
-            name: figure(paper, name, fspec, pspec.get("defaults", {})) for name, fspec in pspec["figures"].items()
+            name: figure(paper, name, fspec, pspec.get("defaults", {})) for name, fspec in specs.items()
         }
         if "frontier" in pspec:
             papers[paper]["figures"].update(frontier(paper, pspec["frontier"], papers[paper]["figures"]))
@@ -147,7 +152,8 @@ def _number(name: str) -> str:
 
 def figure(paper: str, name: str, fspec: dict, defaults: dict) -> dict:
     """One figure in explicit form: ``defaults`` merged under it, panels generated, caption filled in."""
-    fkey = f"papers.{paper}.figures.{name}"
+    group, _, short = name.rpartition("/") if name.startswith(f"{DIAGNOSTICS}/") else ("figures", "", name)
+    fkey = f"papers.{paper}.{group}.{short}"
     spec = {**copy.deepcopy(defaults), **fspec}
 
     def note(key):  # where the figure's value of ``key`` is written, if not in the figure

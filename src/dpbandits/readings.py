@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from . import registry
-from .catalogue import ConfigError, expand
+from .catalogue import ConfigError, expand, is_diagnostic
 
 DEFAULT = "default"
 
@@ -63,7 +63,9 @@ def instance_axes() -> dict[str, dict]:
 
 def _paper_algorithms(pspec: dict) -> set[str]:
     names = set()
-    for fspec in pspec["figures"].values():
+    for fname, fspec in pspec["figures"].items():
+        if is_diagnostic(fname):
+            continue
         for scope in [fspec, *fspec.get("panels", [])]:
             for entry in scope.get("curves", []) or []:
                 names.add(entry if isinstance(entry, str) else entry.get("algorithm"))
@@ -72,7 +74,9 @@ def _paper_algorithms(pspec: dict) -> set[str]:
 
 def _paper_instances(pspec: dict) -> set[str]:
     names = set()
-    for fspec in pspec["figures"].values():
+    for fname, fspec in pspec["figures"].items():
+        if is_diagnostic(fname):
+            continue
         for scope in [fspec, *fspec.get("panels", [])]:
             inst = scope.get("instance")
             if isinstance(inst, dict) and "name" in inst:
@@ -210,8 +214,10 @@ def expand_readings(config: dict, sims: dict) -> dict[str, tuple[Reading, dict]]
     out = {}
     for slug, reading in all_readings(config).items():
         rsims, rfigs = expand(config, reading)
+        figs = {paper: {n: f for n, f in rfigs[paper].items() if not is_diagnostic(n)} for paper in reading.papers}
+        used = {c.cid for pfigs in figs.values() for f in pfigs.values() for p in f.panels for c in p.curves}
         for cid, spec in rsims.items():
-            if cid not in sims:
+            if cid not in sims and cid in used:
                 sims[cid] = cap_runs(config, spec, default_cids)
-        out[slug] = (reading, {paper: rfigs[paper] for paper in reading.papers})
+        out[slug] = (reading, figs)
     return out

@@ -7,7 +7,11 @@ for _paper in PAPERS:
         name:
             f"claims_{_paper}"
         input:
-            [f for f in figure_files(_paper) if f.endswith(".csv")],
+            [
+                f
+                for f in figure_files(_paper)
+                if f.endswith(".csv") and "/diagnostics/" not in f
+            ],
             [f for slug in paper_readings(_paper) for f in reading_tables(_paper, slug)],
             script_sources("paper_claims.py"),
         output:

@@ -8,6 +8,7 @@ from pathlib import Path
 from dpbandits import (
     ALGORITHMS,
     catalogue,
+    diagnoses,
     planning,
     progress,
     provenance,
@@ -127,6 +128,7 @@ def paper_targets(paper):
         + [
             f"{RESULTS}/notebooks/{paper}.ipynb",
             f"{RESULTS}/notebooks/{paper}.html",
+            f"{RESULTS}/report/{paper}.html",
         ]
     )
 
