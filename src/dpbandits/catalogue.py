@@ -39,6 +39,14 @@ def is_diagnostic(figure: str) -> bool:
     return figure.startswith(f"{DIAGNOSTICS}/")
 
 
+def figure_key(paper: str, figure: str) -> str:
+    """Where a figure is written in the config: ``papers.<paper>.figures.<name>``, or for a diagnostic figure
+    ``papers.<paper>.diagnostics.<name>`` (errors name it)."""
+    if is_diagnostic(figure):
+        return f"papers.{paper}.{DIAGNOSTICS}.{figure.removeprefix(DIAGNOSTICS + '/')}"
+    return f"papers.{paper}.figures.{figure}"
+
+
 @dataclass(frozen=True)
 class SimSpec:
     """One simulation configuration (all runs share it; runs differ only by run index)."""
@@ -203,7 +211,7 @@ def expand(config: dict, reading=None) -> tuple[dict[str, SimSpec], dict[str, di
         if not pspec.get("figures"):
             raise ConfigError(f"papers.{paper}.figures: no figures listed")
         for fname, fspec in pspec["figures"].items():
-            fkey = f"papers.{paper}.figures.{fname}"
+            fkey = figure_key(paper, fname)
             kind = fspec["kind"]
             runs = _scaled(_checked(check_runs, f"{fkey}.runs", fspec["runs"]), scale.get("max_runs"))
             fig = Figure(

@@ -29,7 +29,7 @@ import string
 import sys
 from pathlib import Path
 
-from .catalogue import DIAGNOSTICS, ConfigError
+from .catalogue import DIAGNOSTICS, ConfigError, figure_key
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -152,8 +152,7 @@ def _number(name: str) -> str:
 
 def figure(paper: str, name: str, fspec: dict, defaults: dict) -> dict:
     """One figure in explicit form: ``defaults`` merged under it, panels generated, caption filled in."""
-    group, _, short = name.rpartition("/") if name.startswith(f"{DIAGNOSTICS}/") else ("figures", "", name)
-    fkey = f"papers.{paper}.{group}.{short}"
+    fkey = figure_key(paper, name)
     spec = {**copy.deepcopy(defaults), **fspec}
 
     def note(key):  # where the figure's value of ``key`` is written, if not in the figure
