@@ -84,6 +84,21 @@ def test_every_figure_table_and_notebook_exists(smoke_run):
         assert outputs and not [o for o in outputs if o.get("output_type") == "error"], paper
 
 
+def test_every_paper_has_a_replication_report(smoke_run):
+    """results/report/<paper>.html opens on the verdicts and the diagnoses; its table lists every diagnosis."""
+    from dpbandits.diagnoses import CONCLUSIONS, diagnoses
+
+    config = yaml.safe_load((smoke_run / "config" / "config.yaml").read_text())
+    for paper in config["papers"]:
+        page = (smoke_run / "results" / "report" / f"{paper}.html").read_text(encoding="utf-8")
+        assert page.index("<h2>Verdicts") < page.index("<h2>Diagnoses") < page.index("<h2>Figures"), paper
+        table = pd.read_csv(smoke_run / "results" / "report" / f"{paper}.csv")
+        assert list(table["diagnosis"]) == [d.name for d in diagnoses(paper)], paper
+        assert set(table["conclusion"]) <= set(CONCLUSIONS), paper
+        for d in diagnoses(paper):
+            assert f'id="{d.name}"' in page, (paper, d.name)
+
+
 def test_the_terminal_shows_progress_not_a_dump(smoke_run):
     """One short line per job with the time left; no command lines, input lists or notebook kernel chatter."""
     out = (smoke_run / "smoke_run.out").read_text()
@@ -216,13 +231,14 @@ def test_report_is_self_contained(smoke_run):
 
 
 def test_every_rendered_html_reads_offline(smoke_run):
-    """No rendered page (notebooks, report) fetches anything remote; the notebooks carry no TeX, which the
+    """No rendered page (notebooks, replication reports, Snakemake's report) fetches anything remote; the notebooks carry no TeX, which the
     dropped MathJax would have typeset."""
     results = smoke_run / "results"
     if not (results / "report.html").is_file():
         _run(smk("--report", "results/report.html"), smoke_run)
     pages = sorted(results.rglob("*.html"))
-    assert {p.name for p in pages} >= {"report.html", "tossou2016.html", "chen2024.html"}, pages
+    names = {p.relative_to(results).as_posix() for p in pages}
+    assert names >= {"report.html", "notebooks/tossou2016.html", "report/tossou2016.html", "report/chen2024.html"}
     for page in pages:
         assert not remote_fetches(page.read_text(encoding="utf-8", errors="ignore")), page
     for page in (results / "notebooks").glob("*.html"):

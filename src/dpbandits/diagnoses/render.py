@@ -141,7 +141,7 @@ def report_html(results, paper: str, settings: dict, found, figure_dir) -> str:
     note = scale_note(settings.get("scale"))
     body = [
         f"<h1>Replication report: {html.escape(settings['title'])}</h1>",
-        f'<p class="banner">{md(note)}</p>' if note else "",
+        f'<div class="banner">{md(note)}</div>' if note else "",
         "<h2>Verdicts</h2>",
         "<p>Default reading of every reconstructed value; robustness over the readings (docs/reconstructions.md).</p>",
         _table(table, VERDICT_COLOURS),
