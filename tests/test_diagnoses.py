@@ -109,6 +109,8 @@ def test_the_report_opens_on_verdicts_and_diagnoses_and_reads_offline(results, c
     diag = _toy(confirmed)
     found = [(diag, diag.analyse(ctx))]
     page = report_html(results, PAPER, SETTINGS, found, ctx.figure_dir)
+    chen = {**SETTINGS, "figures": [{**SETTINGS["figures"][0], "instances": "section5, K=30"}]}
+    assert "omega_high" in report_html(results, PAPER, chen, found, ctx.figure_dir)  # Chen's instance axes
     order = [page.index(h) for h in ("<h2>Verdicts", "<h2>Diagnoses", "<h2>Verdicts under every", "<h2>What the")]
     assert order == sorted(order)
     assert 'href="#frozen"' in page and 'id="frozen"' in page and "Gap gap at T=12.5; where=fig1 t=10." in page
@@ -117,7 +119,7 @@ def test_the_report_opens_on_verdicts_and_diagnoses_and_reads_offline(results, c
     assert "&lt;quoted&gt;" in page and "<em>index</em>" in page  # quotes escaped, Markdown rendered
     assert page.count("data:image/png;base64,") == 2  # the diagnosis's drawing and fig1, not the diagnostic figure
     assert "without a diagnosis: C3" in page  # C3 depends on a reading and has none
-    assert "int_update" in page  # DP-UCB-INT's reading axes
+    assert "int_update" in page and "omega_high" not in page  # DP-UCB-INT's reading axes, no instance's
     assert remote_fetches(page) == []
     table = findings_table(PAPER, found)
     assert table.loc[0, "claims"] == "C1" and table.loc[0, "confirmed"] == confirmed

@@ -111,14 +111,25 @@ def _finding_html(d: Diagnosis, f: Finding, figure_dir: Path) -> str:
 
 
 def axes_table(settings: dict) -> pd.DataFrame:
-    """The reading axes of the paper's algorithms: value used, and every plausible reading with its reason."""
-    rows = []
-    for name, used in settings["algorithms"].items():
-        for key, spec in registry.ALGORITHMS[name].params.items():
-            if spec.is_axis:
-                readings = "; ".join(f"{v}: {why}" for v, why in spec.readings.items())
-                rows.append({"algorithm": name, "axis": key, "used": used[key], "readings": readings})
-    return pd.DataFrame(rows, columns=["algorithm", "axis", "used", "readings"])
+    """The reading axes of the paper's algorithms and instances: the value used (an instance's: its default), and
+    every plausible reading with its reason."""
+    from ..readings import instance_axes
+
+    def row(owner, key, used, spec):
+        readings = "; ".join(f"{v}: {why}" for v, why in spec.readings.items())
+        return {"algorithm or instance": owner, "axis": key, "used": used, "readings": readings}
+
+    rows = [
+        row(name, key, used[key], spec)
+        for name, used in settings["algorithms"].items()
+        for key, spec in registry.ALGORITHMS[name].params.items()
+        if spec.is_axis
+    ]
+    labels = [f.get("instances", "") for f in settings["figures"]]
+    for inst, params in instance_axes().items():
+        if any(label.split(",")[0] == inst for text in labels for label in text.split("; ")):
+            rows += [row(inst, key, spec.default, spec) for key, spec in params.items()]
+    return pd.DataFrame(rows, columns=["algorithm or instance", "axis", "used", "readings"])
 
 
 def report_html(results, paper: str, settings: dict, found, figure_dir) -> str:
