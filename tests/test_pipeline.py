@@ -231,8 +231,8 @@ def test_report_is_self_contained(smoke_run):
 
 
 def test_every_rendered_html_reads_offline(smoke_run):
-    """No rendered page (notebooks, replication reports, Snakemake's report) fetches anything remote; the notebooks carry no TeX, which the
-    dropped MathJax would have typeset."""
+    """No rendered page (notebooks, replication reports, Snakemake's report) fetches anything remote; the notebooks
+    carry no TeX, which the dropped MathJax would have typeset."""
     results = smoke_run / "results"
     if not (results / "report.html").is_file():
         _run(smk("--report", "results/report.html"), smoke_run)
