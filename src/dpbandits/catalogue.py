@@ -532,7 +532,8 @@ def paper_settings(config: dict, paper: str, figures: dict[str, Figure]) -> dict
     rows, used = [], {}
     for name, fig in figures.items():
         curves = [c for p in fig.panels for c in p.curves]
-        used.update(dict.fromkeys(c.algorithm for c in curves))
+        if not is_diagnostic(name):  # the paper's algorithms: a diagnostic may draw others
+            used.update(dict.fromkeys(c.algorithm for c in curves))
         swept = sorted({p.x for p in fig.panels if p.x})
         rows.append(
             {

@@ -60,7 +60,10 @@ def study_summary(settings: dict, then: str = ""):
     if added:
         plural = "s" * (len(added) > 1)
         what += f" ({len(names) - len(added)} of the papers, plus the plugin{plural} {', '.join(added)})"
-    figures = [row for row in settings["figures"] if not row.get("frontier")]  # the frontier has its own grid
+    # the frontier has its own grid; the diagnostics are the replication report's
+    figures = [
+        row for row in settings["figures"] if not row.get("frontier") and not catalogue.is_diagnostic(row["figure"])
+    ]
     instances = {i for row in figures for i in row["instances"].split("; ")}
     eps = sorted({e for row in figures for e in row["epsilons"]})
     return Markdown(

@@ -109,7 +109,10 @@ def summary_files(paper):
 
 def frontier_files(paper):
     """Summary outputs of a paper's frontier figures (``x: epsilon``): tidy table and one-page summary."""
-    if not any(fig.frontier for fig in FIGURES[paper].values()):
+    if not any(
+        fig.frontier and not catalogue.is_diagnostic(name)
+        for name, fig in FIGURES[paper].items()
+    ):
         return []
     base = f"{RESULTS}/figures/{paper}/frontier"
     return [
