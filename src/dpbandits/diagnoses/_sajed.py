@@ -31,10 +31,8 @@ QUOTE_SECTION5 = Quote(
 )
 
 
-def _tables(ctx: Context, figures, reading: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    curves = text_variants(pd.concat([ctx.curves(f, reading) for f in figures], ignore_index=True))
-    runs = text_variants(pd.concat([ctx.runs(f, reading) for f in figures], ignore_index=True))
-    return curves, runs
+def _curves(ctx: Context, figures, reading: str | None = None) -> pd.DataFrame:
+    return text_variants(pd.concat([ctx.curves(f, reading) for f in figures], ignore_index=True))
 
 
 def elimination_steps(pulls) -> np.ndarray:
@@ -118,7 +116,7 @@ def _ratio_paths(ax, curves: pd.DataFrame, tab: pd.DataFrame) -> None:
 
 def early(ctx: Context, figures, name: str, quotes=(QUOTE_SECTION5,)) -> Finding:
     """C-1 at T/10: where the ratio falls short of 5, is DP-SE still in its elimination epochs at T/10?"""
-    curves, runs = _tables(ctx, figures)
+    curves, runs = _curves(ctx, figures), text_variants(pd.concat([ctx.runs(f) for f in figures], ignore_index=True))
     tab = early_table(curves, runs)
     shown, nums = early_verdict(tab)
     fig = None
@@ -183,11 +181,11 @@ def gamma_factor(reading: str, label: str, horizon: int, epsilon: float) -> floa
 def gamma_points(ctx: Context, figures) -> pd.DataFrame:
     """Per (Γ reading, instance, ε): x = ln(Γ ratio), y = ln(DP-UCB's mean regret at T, reading / default),
     and the s.e. of y (delta method)."""
-    base = settings(_tables(ctx, figures)[0])
+    base = settings(_curves(ctx, figures))
     rows = []
     for reading in ctx.reading_slugs():
         try:
-            other = settings(_tables(ctx, figures, reading)[0])
+            other = settings(_curves(ctx, figures, reading))
         except FileNotFoundError:
             continue
         for key, algs in other.items():

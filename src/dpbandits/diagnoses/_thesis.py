@@ -50,10 +50,10 @@ def epsilon_slopes(tab: pd.DataFrame, k: int = 5) -> dict:
     }
 
 
-def c1_split(ctx: Context, claim: str, quotes) -> Finding:
+def c1_split(ctx: Context, claim: str, quotes, figures=APPENDIX_FIGS) -> Finding:
     """C-3 (C1 split): DP-UCB's regret falls as ε grows (Γ ∝ 1/ε) while DP-SE 2's, whose halting in C1 the
     Hoeffding term dominates, barely moves; so the two cross at one ε, which the data place."""
-    tab = duel_table(text_variants(pd.concat([ctx.curves(f) for f in APPENDIX_FIGS], ignore_index=True)))
+    tab = duel_table(text_variants(pd.concat([ctx.curves(f) for f in figures], ignore_index=True)))
     s = epsilon_slopes(tab)
     shown = bool(np.isfinite(s["slope difference"]) and s["slope difference"] + Z * s["s.e."] < 0)
     c1 = tab[tab["instance"] == "C1"].sort_values(["K", "epsilon"])
