@@ -78,6 +78,37 @@ def dose(times, k: int = 5, epsilons=(0.5, 1.0)) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _draw_dose(ctx: Context, timer, d: pd.DataFrame, name: str) -> str:
+    """Elimination time over M at C = 16 (K = 5), one line per ε, with slopes 1 and 2 for reference."""
+    import matplotlib.pyplot as plt
+
+    from .. import style
+
+    f, ax = plt.subplots(figsize=(5, 3.2))
+    for i, eps in enumerate(d["epsilon"]):
+        t = [timer(5, eps, (m, STANDARD[1])) for m in MULTS]
+        ax.errorbar(
+            MULTS,
+            [x[0] for x in t],
+            yerr=[x[1] for x in t],
+            marker="o",
+            ms=3,
+            color=style.PALETTE[i],
+            label=f"ε = {eps:g}",
+        )
+    t0 = timer(5, d["epsilon"].iloc[0], (MULTS[0], STANDARD[1]))[0]
+    for power, ls in ((1, ":"), (2, "--")):
+        ax.plot(MULTS, [t0 * (m / MULTS[0]) ** power for m in MULTS], "k", ls=ls, lw=1, label=f"∝ M^{power}")
+    ax.set(xscale="log", yscale="log", xlabel="halting multiplier M (C = 16)", ylabel="elimination step")
+    ax.set_xticks(MULTS, [f"{m:g}" for m in MULTS], minor=False)
+    ax.set_xticks([], minor=True)
+    ax.legend(fontsize=7)
+    f.tight_layout()
+    f.savefig(ctx.figure_dir / f"{name}.png", dpi=120)
+    plt.close(f)
+    return f"{name}.png"
+
+
 def _timer(ctx: Context, instance: str):
     runs, horizon = ctx.cap_runs(30), ctx.cap_horizon(50_000_000)
     return lambda k, eps, v: halting_times(ctx.seed, instance, k, eps, v[0], v[1], runs, horizon)
@@ -113,6 +144,7 @@ def halting_c1(ctx: Context, claim: str, quotes) -> Finding:
     timer = _timer(ctx, "C1")
     eff, d = effects(timer), dose(timer)
     shown = c1_verdict(d)
+    fig = _draw_dose(ctx, timer, d, "sajed2019thesis-c1-halting")
     big = eff[eff["epsilon"] > SMALL_EPS]
     speed = float(np.exp(big["total"].median()))
     nums = {f"slope ε={r.epsilon:g}": f"{r.slope:.3g} ± {r.slope_se:.2g}" for r in d.itertuples()}
@@ -130,7 +162,9 @@ def halting_c1(ctx: Context, claim: str, quotes) -> Finding:
         "25 (16 after the power-of-two check rounds), not by the multiplier's 5. The thesis reads the speed-up off "
         "the multiplier linearly."
     )
-    experiment = experiment_text(ctx, "C1", " Dose-response: M in {2, 3, 5, 7, 10} at C = 16, K = 5, ε in {0.5, 1}.")
+    experiment = experiment_text(
+        ctx, "C1", " Dose-response: M in {2, 3, 5, 7, 10} at C = 16, K = 5, ε in {0.5, 1} (figure: ±1 s.e.)."
+    )
     if shown:
         conclusion, summary = (
             PUBLISHED,
@@ -143,7 +177,7 @@ def halting_c1(ctx: Context, claim: str, quotes) -> Finding:
             "The elimination time does not grow faster than M in C1: the failed ratio is not the halting test's M²; "
             "the thesis's per-run elimination times or code would settle where our DP-SE 2 differs.",
         )
-    return Finding(mechanism, experiment, result, shown, conclusion, summary, tuple(quotes), nums)
+    return Finding(mechanism, experiment, result, shown, conclusion, summary, tuple(quotes), nums, fig)
 
 
 def c2_verdict(eff: pd.DataFrame) -> tuple[bool, pd.DataFrame, float, float]:
