@@ -61,6 +61,7 @@ def test_gamma_shown_when_dp_ucb_regret_follows_gamma(tmp_path):
     assert f.confirmed and f.conclusion == TEXT_OPEN
     assert f.numbers["elasticity"] == pytest.approx(1.0, abs=1e-6)
     assert "gamma_log=2 -> holds" in f.result
+    assert "C-1 (better): holds, robust; changed by: none (no Γ reading flips it)" in f.result
 
 
 def test_gamma_not_shown_when_dp_ucb_regret_ignores_gamma(tmp_path):
