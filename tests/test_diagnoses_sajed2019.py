@@ -12,28 +12,33 @@ from dpbandits.diagnoses.sajed2019 import DIAGNOSES
 PAPER, T = "sajed2019", 100_000
 
 
-def _early_folder(tmp_path, pulls):
-    """C1, K=5, ε=1: DP-UCB twice DP-SE at T/10 (fails 5), 20 times at T; every DP-SE run has ``pulls``."""
-    curves = curve_rows("fig01", "C1, K=5", "dp_se", 1.0, [(1000, 50), (T // 10, 500), (T, 1000)])
-    curves += curve_rows("fig01", "C1, K=5", "dp_ucb", 1.0, [(1000, 50), (T // 10, 1000), (T, 20000)])
+def _early_folder(tmp_path, ucb, dp_se, pulls):
+    """C1, K=5, ε=1: mean regrets (at 1000, T/10, T) of DP-UCB ``ucb`` and DP-SE ``dp_se``; every DP-SE run has
+    final pull counts ``pulls``."""
+    t = (1000, T // 10, T)
+    curves = curve_rows("fig01", "C1, K=5", "dp_se", 1.0, list(zip(t, dp_se, strict=True)))
+    curves += curve_rows("fig01", "C1, K=5", "dp_ucb", 1.0, list(zip(t, ucb, strict=True)))
     write_figure(tmp_path, PAPER, "fig01", curves, run_rows("fig01", "dp_se", 1.0, pulls, T))
     write_claims(tmp_path, PAPER, [{"claim_id": "C-1 (T/10)", "verdict": "fails"}])
     return Context(tmp_path, PAPER, figure_dir=tmp_path / "figs")
 
 
-def test_early_shown_when_dp_se_still_eliminates_at_T_over_10(tmp_path):
-    # 4 suboptimal arms with 5000 pulls each: eliminated at step 25000 > T/10
-    f = early(_early_folder(tmp_path, [T - 20000, 5000, 5000, 5000, 5000]), figures=("fig01",), name="e")
+def test_early_shown_when_dp_ucb_still_grows_after_T_over_10(tmp_path):
+    # ratio 2 at T/10, 20 at T: DP-UCB grows 20-fold, DP-SE (eliminated at step 5000) not at all
+    ctx = _early_folder(tmp_path, (50, 1000, 20000), (50, 500, 500), [T - 4000, 1000, 1000, 1000, 1000])
+    f = early(ctx, figures=("fig01",), name="e")
     assert f.confirmed and f.conclusion == PUBLISHED
-    assert f.numbers["DP-SE eliminating at T/10 (failing settings)"] == "1.00 ± 0.00"
+    assert f.numbers["DP-UCB growth T/10 to T (median factor)"] == pytest.approx(20.0)
+    assert f.numbers["DP-SE runs eliminating at T/10"] == "0 of 30"
     assert (tmp_path / "figs" / "e.png").exists()
 
 
-def test_early_not_shown_when_dp_se_finished_before_T_over_10(tmp_path):
-    # 1000 pulls each: eliminated at step 5000 < T/10
-    f = early(_early_folder(tmp_path, [T - 4000, 1000, 1000, 1000, 1000]), figures=("fig01",), name="e")
+def test_early_not_shown_when_dp_se_grows_instead(tmp_path):
+    # ratio 2 at T/10 and at T: both grow 2-fold; DP-SE (eliminated at step 25000) still eliminating at T/10
+    ctx = _early_folder(tmp_path, (50, 1000, 2000), (50, 500, 1000), [T - 20000, 5000, 5000, 5000, 5000])
+    f = early(ctx, figures=("fig01",), name="e")
     assert not f.confirmed and f.conclusion == RECONSTRUCTION
-    assert f.numbers["DP-SE eliminating at T/10 (failing settings)"] == "0.00 ± 0.00"
+    assert f.numbers["DP-SE runs eliminating at T/10"] == "30 of 30"
 
 
 def _gamma_folder(tmp_path, power):

@@ -19,6 +19,12 @@ CH6 = Quote(
     "tested, DP-SE outperform DP-UCB by at least 5 times",
     "Sajed 2019, MSc thesis, Chapter 6, Results and discussion",
 )
+CH6_SHAPE = Quote(
+    "while the DP-UCB curve is smooth (attesting to the fact it pulls suboptimal arms even for fairly large values "
+    "of T), the DP-SE is piece-wise linear (exhibiting the fact that at some point it eliminates all suboptimal "
+    "arms)",
+    "Sajed 2019, MSc thesis, Chapter 6, Results and discussion",
+)
 SPLIT = Quote(
     "the conditions for which DP-UCB is better than DP-SE 2 are when ε is fairly large, the number of arms is "
     "moderate, and all arms have identical and fairly small gaps",
@@ -52,7 +58,7 @@ DIAGNOSES: list[Diagnosis] = [
         "c1-early",
         ("C-1 (T/10)",),
         "At T/10 DP-SE is not yet 5 times better than DP-UCB",
-        partial(early, figures=CH6_FIGS, name="sajed2019thesis-c1-early", quotes=(CH6,)),
+        partial(early, figures=CH6_FIGS, name="sajed2019thesis-c1-early", quotes=(CH6, CH6_SHAPE)),
     ),
     Diagnosis(
         PAPER,
