@@ -30,6 +30,7 @@ def test_early_shown_when_dp_ucb_still_grows_after_T_over_10(tmp_path):
     assert f.confirmed and f.conclusion == PUBLISHED
     assert f.numbers["DP-UCB growth T/10 to T (median factor)"] == pytest.approx(20.0)
     assert f.numbers["DP-SE runs eliminating at T/10"] == "0 of 30"
+    assert f.numbers["of them at least 5 at T"] == 1
     assert (tmp_path / "figs" / "e.png").exists()
 
 
@@ -39,6 +40,7 @@ def test_early_not_shown_when_dp_se_grows_instead(tmp_path):
     f = early(ctx, figures=("fig01",), name="e")
     assert not f.confirmed and f.conclusion == RECONSTRUCTION
     assert f.numbers["DP-SE runs eliminating at T/10"] == "30 of 30"
+    assert f.numbers["of them at least 5 at T"] == 0
 
 
 def _gamma_folder(tmp_path, power):

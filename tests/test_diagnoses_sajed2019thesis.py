@@ -17,7 +17,7 @@ from dpbandits.diagnoses._halting import (
     halting_c1,
     halting_c2,
 )
-from dpbandits.diagnoses._thesis import c1_split, epsilon_slopes
+from dpbandits.diagnoses._thesis import c1_split, epsilon_slopes, split_reason
 from dpbandits.diagnoses.sajed2019thesis import DIAGNOSES
 
 PAPER, T = "sajed2019thesis", 1_000_000
@@ -43,6 +43,12 @@ def test_c1_split_shown_when_dp_ucb_gains_with_epsilon(tmp_path):
     assert f.numbers["slope difference"] == pytest.approx(-1.0, abs=1e-6)
     assert f.numbers["crossing"] == pytest.approx(0.5, rel=1e-6)  # 20000 / ε = 40000
     assert f.numbers["ledger: others: DP-UCB wins"] == "2"
+    assert "DP-UCB already leads in 2 of the settings" in f.summary
+
+
+def test_split_reason_names_the_failing_side():
+    assert "leads in none" in split_reason({"small ε or K=20: wins/ties/losses": "3/3/0", "others: DP-UCB wins": "0"})
+    assert "leads in 1 of" in split_reason({"small ε or K=20: wins/ties/losses": "3/2/1", "others: DP-UCB wins": "2"})
 
 
 def test_c1_split_not_shown_when_dp_ucb_ignores_epsilon(tmp_path):
