@@ -6,7 +6,8 @@ import pytest
 from _sajed_tables import curve_rows, run_rows, write_claims, write_figure, write_reading
 
 from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, Context
-from dpbandits.diagnoses._sajed import early, elasticity, gamma_dose, gamma_factor
+from dpbandits.diagnoses._gamma import elasticity, gamma_dose, gamma_factor
+from dpbandits.diagnoses._sajed import early
 from dpbandits.diagnoses.sajed2019 import DIAGNOSES
 
 PAPER, T = "sajed2019", 100_000

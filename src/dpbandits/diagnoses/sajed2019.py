@@ -7,7 +7,8 @@ from functools import partial
 
 from ..claims.sajed2019 import SAJED_FIGS
 from ._core import Diagnosis
-from ._sajed import early, gamma_dose
+from ._gamma import gamma_dose
+from ._sajed import early
 
 PAPER = "sajed2019"
 GAMMA_CLAIMS = ("C-1 (final)", "C-1 (area)", "C-1 (better)")

@@ -8,8 +8,9 @@ from functools import partial
 
 from ..claims.sajed2019thesis import APPENDIX_FIGS, CH6_FIGS
 from ._core import Diagnosis, Quote
+from ._gamma import gamma_dose
 from ._halting import halting_c1, halting_c2
-from ._sajed import early, gamma_dose
+from ._sajed import early
 from ._thesis import c1_split
 
 PAPER = "sajed2019thesis"
