@@ -84,6 +84,8 @@ SETTINGS = {
 def test_the_context_reads_claims_numbers_and_pull_counts(results):
     ctx = Context(results, PAPER, figure_dir=results / "draw")
     assert list(ctx.claims.index) == ["C1", "C2", "C3", "C4"]
+    assert ctx.numbers("C1") == {"gap at T": "12.5", "where=fig1 t": "10"}  # a value with "=" is not recoverable
+    assert ctx.numbers("C2") == {}
     assert ctx.verdict("C3") == "holds" and ctx.claims.loc["C3", "changed_by"] == "v=2: fails"
     runs = ctx.runs("fig1")
     assert [list(p) for p in runs["pulls"]] == [[3, 7], [10, 0]]

@@ -103,7 +103,6 @@ class Context:
         self.seed, self.scale = int(seed), dict(scale or {})
         self.figure_dir = Path(figure_dir) if figure_dir else self.results / "report" / paper
         self.figure_dir.mkdir(parents=True, exist_ok=True)
-        self._recomputed: dict[str, dict] = {}
 
     @cached_property
     def ledger(self) -> pd.DataFrame:
@@ -118,21 +117,13 @@ class Context:
     def verdict(self, claim_id: str) -> str:
         return self.claims.loc[claim_id, "verdict"]
 
-    def numbers(self, claim_id: str, reading: str | None = None) -> dict:
-        """The numbers behind a claim's verdict (default reading, or ``reading``), recomputed from the tables by
-        the paper's claims module: exact values, where the ledger's ``numbers`` column holds rounded text."""
-        return self._claims(reading)[claim_id].numbers
-
-    def _claims(self, reading: str | None) -> dict:
-        from ..claims import PAPERS
-        from ..claims.bound_check import theory
-
-        key = reading or "default"
-        if key not in self._recomputed:
-            base = self._base(reading).parents[1]  # <results> or <results>/readings/<slug>
-            found = (PAPERS[self.paper](base) if self.paper in PAPERS else []) + theory(base, self.paper)
-            self._recomputed[key] = {c.claim_id: c for c in found}
-        return self._recomputed[key]
+    def numbers(self, claim_id: str, reading: str = "default") -> dict[str, str]:
+        """The ``numbers`` text of a claim's ledger row as {name: value text}. A name may hold "=" (the value is
+        what follows the last one); a value holding "=" or "; " (the theory check's ``where``) is not recoverable
+        this way: read it from the claims module (:mod:`dpbandits.claims`) instead."""
+        row = self.ledger[(self.ledger["claim_id"] == claim_id) & (self.ledger["reading"] == reading)]
+        text = row["numbers"].iloc[0] if len(row) else ""
+        return dict(part.rsplit("=", 1) for part in text.split("; ") if "=" in part)
 
     def curves(self, figure: str, reading: str | None = None) -> pd.DataFrame:
         """A figure's curve table (default, or under reading ``reading``: its slug directory's table)."""
