@@ -79,3 +79,10 @@ def ablation(means, epsilon: float, horizon: int, runs: int, factors, seed: int,
         df["starving"] = df["best_pulls"] < STARVING_SHARE * horizon
         out[c] = df
     return out
+
+
+def theory_violations(ctx) -> str:
+    """The curves the claims ledger's theory check found above their bound ("none"; "n/a" before the ledger)."""
+    if not (ctx.results / "claims" / f"{ctx.paper}.csv").exists():
+        return "n/a"
+    return ctx.numbers("theory").get("violations", "none")

@@ -13,7 +13,7 @@ import pandas as pd
 
 from ..claims._core import halfwidth
 from ._core import PUBLISHED, RECONSTRUCTION, Context, Diagnosis, Finding, Quote
-from ._starving import INT, NO_NOISE, ablation, label_runs, means_of, share
+from ._starving import INT, NO_NOISE, ablation, label_runs, means_of, share, theory_violations
 
 PAPER = "crosspaper"
 FIGURES = ("C1", "C2", "C3", "C4", "tossou_2arm", "tossou_10arm", "hu_setting1", "hu_setting2")
@@ -123,7 +123,7 @@ def starving(ctx: Context) -> Finding:
             "explained by starving runs": int((~over["over_kept"]).sum()),
             "ablation starving share (noise)": f"{p1:.4f} ± {se1:.4f}",
             "ablation starving share (no noise)": f"{p0:.4f} ± {se0:.4f}",
-            "theory check's violations": ctx.numbers("theory").get("violations", "none"),
+            "theory check's violations": theory_violations(ctx),
         },
     )
 
