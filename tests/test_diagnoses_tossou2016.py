@@ -44,10 +44,11 @@ def build(base, starved=(16, 32, 48), dpucb_sd=5.0, pucb_sd=50.0, bound_shift=0.
             if alg == "dp_ucb_int" and fig == "fig2a":
                 finals[: len(starved)] = 0.3 * (T - np.asarray(starved))
                 best_pulls[: len(starved)] = starved
-            runs += runs_rows(fig, label, alg, finals, best_pulls, k, best, T, eps)
+            e = np.nan if alg == "ucb" else eps  # UCB does not depend on epsilon (the pipeline writes NaN)
+            runs += runs_rows(fig, label, alg, finals, best_pulls, k, best, T, e)
             bound = 315.0 if alg == "dp_ucb_int" else np.nan
             m, s = finals.mean(), finals.std(ddof=1) / 10
-            curves += curve_rows(fig, inst, label, alg, eps, [m / 10, m / 2, m], [s, s, s], bound, TS)
+            curves += curve_rows(fig, inst, label, alg, e, [m / 10, m / 2, m], [s, s, s], bound, TS)
         write_figure(base, fig, curves, runs)
 
 

@@ -59,7 +59,7 @@ def _ablations(ctx: Context, curves: pd.DataFrame, runs: pd.DataFrame) -> pd.Dat
     """One row per (figure, noise factor): starving runs and mean final regret of the same-draws ablation."""
     rows = []
     for fig in ABLATION_FIGS:
-        first = curves[curves["figure"] == fig].iloc[0]
+        first = curves[(curves["figure"] == fig) & (curves["algorithm"] == INT)].iloc[0]  # UCB's epsilon is NaN
         horizon = int(runs.loc[runs["figure"] == fig, "horizon"].max())
         n = ctx.cap_runs(ABLATION_RUNS)
         out = ablation(means_of(first["instance"]), float(first["epsilon"]), horizon, n, FACTORS, ctx.seed, fig)
@@ -410,7 +410,7 @@ def private_ucb_spread(ctx: Context) -> Finding:
     base = spread_table(runs, ("private_ucb",), SPREAD_PRIVATE_UCB)
     lines, bonus_over, numbers = [], True, {}
     for fig, g in runs[(runs["algorithm"] == "private_ucb") & (runs["variant"] == "")].groupby("figure"):
-        first = curves[curves["figure"] == fig].iloc[0]
+        first = curves[(curves["figure"] == fig) & (curves["algorithm"] == "private_ucb")].iloc[0]
         means = means_of(first["instance"])
         gap = float(means.max() - means.min())
         worse = (g["horizon"] - g["best_pulls"]).median()
