@@ -24,15 +24,19 @@ def _normal(rng, centre, sd, n=100):
     return centre + sd * rng.standard_normal(n)
 
 
-def build(base, starved=(16, 32, 48), dpucb_sd=5.0, pucb_sd=50.0, bound_shift=0.0, dpucb_shift=0.0):
+def build(
+    base, starved=(16, 32, 48), dpucb_sd=5.0, pucb_sd=50.0, bound_shift=0.0, dpucb_shift=0.0, wide=PANELS, literal=None
+):
     """Figure 2's four tables in ``base``: DP-UCB-INT with runs starving the best arm in fig2a at ``starved``
-    best-arm pulls, the other curves normal around fixed levels."""
+    best-arm pulls, the other curves normal around fixed levels (DP-UCB's s.d. ``dpucb_sd`` in the figures ``wide``);
+    ``literal``: (final regret, best-arm pulls) of an extra DP-UCB-INT curve, variant "A literal"."""
     rng = np.random.default_rng(0)
     levels = {"ucb": 70.0, "dp_ucb_int": 50.0, "dp_ucb_tossou": 500.0 + dpucb_shift, "dp_ucb_bound": 300.0}
     levels["dp_ucb_bound"] += bound_shift
     levels["private_ucb"] = 9000.0
-    sds = {"ucb": 5.0, "dp_ucb_int": 5.0, "dp_ucb_tossou": dpucb_sd, "dp_ucb_bound": 5.0, "private_ucb": pucb_sd}
     for fig, (inst, eps) in PANELS.items():
+        sd = dpucb_sd if fig in wide else 5.0
+        sds = {"ucb": 5.0, "dp_ucb_int": 5.0, "dp_ucb_tossou": sd, "dp_ucb_bound": 5.0, "private_ucb": pucb_sd}
         means = NAMED[inst]
         k, best = len(means), int(np.argmax(means))
         curves, runs = [], []
@@ -49,13 +53,29 @@ def build(base, starved=(16, 32, 48), dpucb_sd=5.0, pucb_sd=50.0, bound_shift=0.
             bound = 315.0 if alg == "dp_ucb_int" else np.nan
             m, s = finals.mean(), finals.std(ddof=1) / 10
             curves += curve_rows(fig, inst, label, alg, e, [m / 10, m / 2, m], [s, s, s], bound, TS)
+        if literal:
+            finals, bp = _normal(rng, literal[0], 5.0), np.full(100, literal[1])
+            runs += runs_rows(fig, "DP-UCB-INT A literal", "dp_ucb_int", finals, bp, k, best, T, eps, "A literal")
+            m = finals.mean()
+            curves += curve_rows(
+                fig,
+                inst,
+                "DP-UCB-INT A literal",
+                "dp_ucb_int",
+                eps,
+                [m / 10, m / 2, m],
+                [1, 1, 1],
+                315.0,
+                TS,
+                "A literal",
+            )
         write_figure(base, fig, curves, runs)
 
 
 def fake_ablation(rates):
     """An ``ablation`` stand-in: ``rates[factor]`` of the runs starve."""
 
-    def run(means, epsilon, horizon, runs, factors, seed, tag):
+    def run(means, epsilon, horizon, runs, factors, seed, tag, update="frozen"):
         out = {}
         for c in factors:
             n = round(rates[c] * runs)
@@ -118,6 +138,13 @@ def test_spreads_confirmed_when_outliers_carry_them(results, tmp_path):
     assert f.numbers["spreads reaching 664.5"] == 2  # fig2a DP-UCB-INT, pseudo and realised
 
 
+def test_spreads_text_open_when_only_the_small_epsilon_scatters(tmp_path):
+    build(tmp_path / "figures" / "tossou2016", dpucb_sd=300.0, wide=("fig2b",))
+    f = tossou2016.spreads(context(tmp_path, "tossou2016", tmp_path))
+    assert not f.confirmed
+    assert f.conclusion == TEXT_OPEN
+
+
 def test_spreads_not_confirmed_when_scatter_carries_them(tmp_path):
     build(tmp_path / "figures" / "tossou2016", dpucb_sd=300.0)
     f = tossou2016.spreads(context(tmp_path, "tossou2016", tmp_path))
@@ -166,4 +193,48 @@ def test_bound_catches_not_confirmed_when_a_flip_moves_nothing(results, tmp_path
     _readings(results)
     _c3_ledger(results, ["nu_form=tr_ln_n", "bound_sqrt=False"])
     f = tossou2016.bound_catches(context(results, "tossou2016", tmp_path))
+    assert not f.confirmed
+
+
+def literal_ablation(noisy, quiet):
+    """An ``ablation`` stand-in for the literal reading: mean final regret ``noisy`` with the noise, ``quiet``
+    without."""
+
+    def run(means, epsilon, horizon, runs, factors, seed, tag, update="frozen"):
+        assert update == "literal"
+        level = {1.0: noisy, NO_NOISE: quiet}
+        return {
+            c: pd.DataFrame({"final_regret": level[c] + np.arange(runs) % 3, "best_pulls": T}).assign(starving=False)
+            for c in factors
+        }
+
+    return run
+
+
+def _literal_world(tmp_path, best_pulls):
+    build(tmp_path / "figures" / "tossou2016", starved=(), literal=(900.0, best_pulls))
+    rows = [{"claim_id": "theory", "reading": "default", "verdict": "fails", "numbers": "violations=fig2a X (ε=1)"}]
+    write_claims(tmp_path, "tossou2016", rows)
+    return context(tmp_path, "tossou2016", tmp_path)
+
+
+def test_literal_bound_confirmed_when_the_literal_reading_explores_more(tmp_path, monkeypatch):
+    monkeypatch.setattr(tossou2016, "ablation", literal_ablation(900.0, 60.0))
+    f = tossou2016.literal_bound(_literal_world(tmp_path, T - 3000))
+    assert f.confirmed, f.result
+    assert f.conclusion == PUBLISHED
+    assert f.numbers["curves above the bound at T"] == 4
+    assert f.numbers["theory check's violations"] == "fig2a X (ε=1)"
+
+
+def test_literal_bound_not_confirmed_without_extra_exploration(tmp_path, monkeypatch):
+    monkeypatch.setattr(tossou2016, "ablation", literal_ablation(900.0, 60.0))
+    f = tossou2016.literal_bound(_literal_world(tmp_path, T - 1000))
+    assert not f.confirmed
+    assert f.conclusion == RECONSTRUCTION
+
+
+def test_literal_bound_not_confirmed_when_the_noise_is_not_the_cause(tmp_path, monkeypatch):
+    monkeypatch.setattr(tossou2016, "ablation", literal_ablation(900.0, 900.0))
+    f = tossou2016.literal_bound(_literal_world(tmp_path, T - 3000))
     assert not f.confirmed

@@ -59,17 +59,21 @@ def share(hits: int, n: int) -> tuple[float, float]:
     return p, float(np.sqrt(max(p * (1 - p), 1.0 / n) / n))
 
 
-def ablation(means, epsilon: float, horizon: int, runs: int, factors, seed: int, tag: str) -> dict[float, pd.DataFrame]:
-    """{factor: DataFrame(final_regret, best_pulls, starving) over ``runs``} of DP-UCB-INT (default reading) with
-    every Laplace draw times ``factor``, on the same draws for every factor (run i: SeedSequence(seed, (tag, i)))."""
+def ablation(
+    means, epsilon: float, horizon: int, runs: int, factors, seed: int, tag: str, update: str = "frozen"
+) -> dict[float, pd.DataFrame]:
+    """{factor: DataFrame(final_regret, best_pulls, starving) over ``runs``} of DP-UCB-INT (reading ``update`` of
+    ``int_update``) with every Laplace draw times ``factor``, on the same draws for every factor (run i:
+    SeedSequence(seed, (tag, i)))."""
     means = np.asarray(means, dtype=float)
-    params, replay = default_params(), registry.get(INT).replay_function()
+    params, replay = {**default_params(), "int_update": update}, registry.get(INT).replay_function()
     f, best = interval(epsilon), int(np.argmax(means))
+    releases = means.size * (horizon + 1) if update == "literal" else horizon // f + means.size + 1
     ckpt = np.array([horizon], dtype=np.int64)
     rows = {c: [] for c in factors}
     for i in range(runs):
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(zlib.crc32(tag.encode()), i)))
-        u, eta = rng.random(horizon), rng.laplace(size=horizon // f + means.size + 1)
+        u, eta = rng.random(horizon), rng.laplace(size=releases)
         for c in factors:
             regret, pulls, _ = replay(means, epsilon, ckpt, params, u, eta * c, np.zeros(0, np.int64))
             rows[c].append((regret[-1], pulls[best]))
@@ -82,7 +86,12 @@ def ablation(means, epsilon: float, horizon: int, runs: int, factors, seed: int,
 
 
 def theory_violations(ctx) -> str:
-    """The curves the claims ledger's theory check found above their bound ("none"; "n/a" before the ledger)."""
+    """The curves the claims ledger's theory check found above their bound ("none"; "n/a" before the ledger).
+
+    Read from the row's text: the curve labels hold "=" and the list "; ", which :meth:`Context.numbers` splits.
+    """
     if not (ctx.results / "claims" / f"{ctx.paper}.csv").exists():
         return "n/a"
-    return ctx.numbers("theory").get("violations", "none")
+    rows = ctx.ledger[(ctx.ledger["claim_id"] == "theory") & (ctx.ledger["reading"] == "default")]
+    text = rows["numbers"].iloc[0] if len(rows) else ""
+    return text.split("violations=", 1)[1] if "violations=" in text else "none"

@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..claims._core import halfwidth
 from ._core import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, Context, Diagnosis, Finding, Quote
-from ._starving import INT, NO_NOISE, ablation, label_runs, means_of, share, theory_violations
+from ._starving import INT, NO_NOISE, ablation, interval, label_runs, means_of, share, theory_violations
 
 PAPER = "tossou2016"
 FIGS = ("fig2a", "fig2b", "fig2c", "fig2d")
@@ -26,6 +26,7 @@ ABLATION_FIGS = ("fig2a", "fig2c")  # epsilon = 1 (f = 16), where starving runs 
 ABLATION_RUNS = 500  # per panel and noise factor: 2 x 4 x 500 replayed runs of T = 1e5, about 40 s
 PAPER_RUNS = 100  # "Experimental results with 100 runs" (Figure 2)
 SPREAD_OURS, SPREAD_PRIVATE_UCB = 664.5, 15_000.0  # the claims' thresholds (claims/tossou2016.py)
+MAX_OUTLIERS = 5  # "a few" of 100 runs
 OUTLIER_Z = 6.0  # robust z-score of an outlying run (median +- 6 x 1.4826 MAD; a normal sample of 100 has none)
 METRICS = {"pseudo": "final_regret", "realised": "final_realised_regret"}
 SECTION4 = "Section 4, Experiments"
@@ -128,23 +129,28 @@ def _starving_figure(ctx: Context, abl: pd.DataFrame) -> str:
 
 
 def _c1_excess(curves: pd.DataFrame) -> list[str]:
-    """Where DP-UCB-INT's mean curve is above another private algorithm's by more than 2 s.e., at t >= T/100."""
+    """Where DP-UCB-INT's mean curve is above another private algorithm's by more than 2 s.e., at t >= T/100,
+    marked "(round robin)" where it lies within DP-UCB-INT's initial K f steps."""
     out = []
     for fig, c in curves[curves["variant"] == ""].groupby("figure"):
         c = c[c["t"] >= c["t"].max() / 100]
         mine = c[c["algorithm"] == INT].set_index("t")
+        k_f = means_of(mine["instance"].iloc[0]).size * interval(float(mine["epsilon"].iloc[0]))
         for alg in PRIVATE:
             other = c[c["algorithm"] == alg].set_index("t")
             z = (mine["mean"] - other["mean"]) / np.hypot(mine["sem"], other["sem"]).clip(1e-12)
             bad = z[z > 2].index
             if len(bad):
-                out.append(f"{fig} vs {alg} at t = {bad.min():,}-{bad.max():,}")
+                rr = " (round robin)" if bad.max() <= k_f else ""
+                out.append(f"{fig} vs {alg} at t = {bad.min():,}-{bad.max():,}{rr}")
     return out
 
 
-def _suboptimal_share(runs: pd.DataFrame, figure: str, curve: str) -> float:
+def _suboptimal_share(runs: pd.DataFrame, figure: str, curve: str) -> tuple[float, float]:
+    """(mean, s.e.) over the runs that do not starve of the share of pulls on suboptimal arms."""
     g = runs[(runs["figure"] == figure) & (runs["curve"] == curve) & ~runs["starving"]]
-    return float((1 - g["best_pulls"] / g["horizon"]).mean())
+    x = 1 - g["best_pulls"] / g["horizon"]
+    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.inf
 
 
 def starving(ctx: Context) -> Finding:
@@ -154,39 +160,30 @@ def starving(ctx: Context) -> Finding:
     at_release = int((starved["best_pulls"] % starved["f"] == 0).sum())
     abl = _ablations(ctx, curves, runs)
     pooled = abl.groupby("factor")[["starving", "runs"]].sum()
-    p1, se1 = share(int(pooled.loc[1.0, "starving"]), int(pooled.loc[1.0, "runs"]))
-    p0, se0 = share(int(pooled.loc[NO_NOISE, "starving"]), int(pooled.loc[NO_NOISE, "runs"]))
+    k1, n1 = int(pooled.loc[1.0, "starving"]), int(pooled.loc[1.0, "runs"])
+    k0, n0 = int(pooled.loc[NO_NOISE, "starving"]), int(pooled.loc[NO_NOISE, "runs"])
+    (p1, se1), (p0, se0) = share(k1, n1), share(k0, n0)
     removed = p1 - p0 > 2 * math.hypot(se1, se0)
     confirmed = bool(len(starved) and at_release == len(starved) and removed)
     ints = _int_at_horizon(curves, runs)
     frozen = ints[ints["variant"] == ""]
     c1_kept = bool((frozen["other"] - frozen["mean_kept"] > np.hypot(frozen["hw_kept"], frozen["other_hw"])).all())
-    over = ints[ints["mean"] - ints["hw"] > ints["bound"]]
-    over_kept = over[over["mean_kept"] - over["hw_kept"] > over["bound"]]
+    excess = _c1_excess(curves)
+    early = [e for e in excess if e.endswith("(round robin)")]
     numbers = {"starving runs in Figure 2 (default)": f"{len(starved)} of {len(default)}"}
     for fig, g in default.groupby("figure"):
         p, se = share(int(g["starving"].sum()), len(g))
         numbers[f"{fig}: starving share"] = f"{p:.3f} ± {se:.3f}"
     numbers["starving runs at a multiple of f"] = f"{at_release} of {len(starved)}"
-    for c in (1.0, NO_NOISE):
-        p, se = (p1, se1) if c == 1.0 else (p0, se0)
-        numbers[f"ablation, noise x {c:g}: starving share"] = f"{p:.4f} ± {se:.4f}"
+    numbers["ablation, noise x 1: starving share"] = f"{p1:.4f} ± {se1:.4f}"
+    numbers[f"ablation, noise x {NO_NOISE:g}: starving share"] = f"{p0:.4f} ± {se0:.4f}"
     rows = "\n".join(
         f"| {r.figure} | {r.factor:g} | {r.starving}/{r.runs} | {r.mean:.1f} ± {r.hw:.1f} |" for r in abl.itertuples()
     )
     int_rows = "\n".join(
-        f"| {r.figure} | {r.curve} | {r.starving}/{r.runs} | {r.mean:.1f} ± {r.hw:.1f} | {r.mean_kept:.1f} ± "
-        f"{r.hw_kept:.1f} | {r.bound:.1f} | {r.other:.1f} |"
-        for r in ints.itertuples()
-    )
-    explained = over_kept.empty
-    excess = _c1_excess(curves)
-    frozen_curve = dict(zip(frozen["figure"], frozen["curve"], strict=True))
-    why_left = "; ".join(
-        f"{r.figure} {r.curve}: suboptimal share {_suboptimal_share(runs, r.figure, r.curve):.4f} against "
-        f"{_suboptimal_share(runs, r.figure, frozen_curve[r.figure]):.4f} for the default"
-        for r in over_kept.itertuples()
-        if r.figure in frozen_curve
+        f"| {r.figure} | {r.starving}/{r.runs} | {r.mean:.1f} ± {r.hw:.1f} | {r.mean_kept:.1f} ± {r.hw_kept:.1f} | "
+        f"{r.other:.1f} | {r.bound:.1f} |"
+        for r in frozen.itertuples()
     )
     mechanism = (
         "DP-UCB-INT's index of an arm is `S/n + Lap(n^(v/2-1)) + sqrt(2 ln t/n)`, computed once per interval of f "
@@ -199,51 +196,40 @@ def starving(ctx: Context) -> Finding:
         "(1) The pipeline's runs tables of Figure 2 (a-d): a run *starves* when the best arm gets fewer than half "
         "of the pulls; its best-arm count should be a multiple of f (16 at ε = 1, 147 at ε = 0.1). (2) Same-draws "
         f"ablation: DP-UCB-INT's kernel replayed on {ctx.cap_runs(ABLATION_RUNS)} runs in each ε = 1 panel (a, c), "
-        "every Laplace "
-        f"draw times {', '.join(f'{c:g}' for c in FACTORS)} (same reward deciders, same noise draws; "
+        f"every Laplace draw times {', '.join(f'{c:g}' for c in FACTORS)} (same reward deciders, same noise draws; "
         f"{NO_NOISE:g} is the non-private ablation). Criterion: the starving share pooled over the panels drops by "
         "more than 2 s.e. (binomial) without the noise, and every starving run stops at a multiple of f. (3) At the "
-        "horizon, DP-UCB-INT's mean final regret with and without its starving runs, against Theorem 3.5's bound "
-        "and the best other private algorithm (Student-t 95 % half-widths)."
+        "horizon, DP-UCB-INT's mean final regret with and without its starving runs against the best other private "
+        "algorithm and Theorem 3.5's bound (Student-t 95 % half-widths); where its mean curve is above another "
+        "private algorithm's at t ≥ T/100 (2 s.e.)."
     )
     result = (
         f"Figure 2: {len(starved)} of {len(default)} default DP-UCB-INT runs starve the best arm, {at_release} of "
         f"them at a multiple of f. Same draws, pooled over panels: starving share {p1:.4f} ± {se1:.4f} with the "
         f"noise, {p0:.4f} ± {se0:.4f} without.\n\n| panel | noise factor | starving | mean final regret |\n"
-        f"|---|---|---|---|\n{rows}\n\nAt the horizon (pipeline runs):\n\n| panel | curve | starving | mean | "
-        f"mean without starving runs | Thm 3.5 bound | best other private |\n|---|---|---|---|---|---|---|\n"
-        f"{int_rows}\n\nWithout its starving runs DP-UCB-INT is below every other private algorithm at T in "
-        f"{'every' if c1_kept else 'not every'} panel (C1); {len(over)} DP-UCB-INT curves exceed Theorem 3.5 at T, "
-        f"{len(over) - len(over_kept)} of them not without their starving runs"
-        + (
-            f"; still above: {', '.join(f'{r.figure} {r.curve}' for r in over_kept.itertuples())}."
-            if len(over_kept)
-            else "."
-        )
-        + (
-            f" Their share of pulls on suboptimal arms in the runs that do not starve: {why_left} (the `literal` "
-            "reading re-noises an idle arm at every step while its count is a multiple of f, so it is pulled "
-            "again whenever one draw beats the leader)."
-            if why_left
-            else ""
-        )
-        + "\n\nDP-UCB-INT's mean curve above another private algorithm's (2 s.e.) at t ≥ T/100: "
-        + ("; ".join(excess) or "nowhere")
-        + "."
+        f"|---|---|---|---|\n{rows}\n\nAt the horizon (pipeline runs):\n\n| panel | starving | mean | mean without "
+        f"starving runs | best other private | Thm 3.5 bound |\n|---|---|---|---|---|---|\n{int_rows}\n\n"
+        f"Without its starving runs DP-UCB-INT is below every other private algorithm at T in "
+        f"{'every' if c1_kept else 'not every'} panel. Its mean curve is above another private algorithm's "
+        f"(2 s.e.) at t ≥ T/100: {'; '.join(excess) or 'nowhere'}."
     )
     if confirmed:
-        k0, n0 = int(pooled.loc[NO_NOISE, "starving"]), int(pooled.loc[NO_NOISE, "runs"])
         summary = (
             f"One unlucky release freezes DP-UCB-INT's best arm below the others for good ({len(starved)} of "
-            f"{len(default)} runs of Figure 2; {k0} of {n0} on the same draws without the noise): its expected regret "
-            "grows linearly in t, so Theorem 3.5 cannot hold for Algorithm 3 as printed; "
-            + ("without these runs C1 holds at T" if c1_kept else "C1 fails also without them")
-            + (" and no bound excess at T remains." if explained else ", and some bound excesses remain without them.")
+            f"{len(default)} runs of Figure 2; {k0} of {n0} on the same draws without the noise), so its expected "
+            "regret grows linearly in t and Theorem 3.5 cannot hold for Algorithm 3 as printed; "
+            + ("without these runs DP-UCB-INT is the best private algorithm at T in every panel" if c1_kept else "")
+            + ("C1 fails also without them" if not c1_kept else "")
+            + (
+                f", and C1's early checkpoints fail in its initial round robin of K f steps ({'; '.join(early)})."
+                if early
+                else "."
+            )
         )
     else:
         summary = (
-            "The starving mechanism is not shown by these data (see the criterion); the failures of C1 and the theory "
-            "check need another explanation: a per-step trace of the offending runs would settle it."
+            "The starving mechanism is not shown by these data (see the criterion); C1's failure needs another "
+            "explanation: a per-step trace of DP-UCB-INT's worst runs would settle it."
         )
     return Finding(
         mechanism,
@@ -262,22 +248,96 @@ def starving(ctx: Context) -> Finding:
                 "As expected, the performance of DP-UCB-INT is significantly better than all other private algorithms.",
                 SECTION4,
             ),
+        ),
+        {
+            **numbers,
+            "C1 holds at T without starving runs": c1_kept,
+            "INT above another private algorithm (2 s.e.)": "; ".join(excess) or "nowhere",
+        },
+        _starving_figure(ctx, abl),
+    )
+
+
+# --- theory: Theorem 3.5 under the literal reading ------------------------------------------------------------------
+
+LITERAL_RUNS = 100  # replayed runs per epsilon = 1 panel and noise factor (2-arm: ~10 ms a run, 10-arm: ~70 ms)
+
+
+def literal_bound(ctx: Context) -> Finding:
+    curves, runs = _tables(ctx)
+    ints = _int_at_horizon(curves, runs)
+    over = ints[ints["mean"] - ints["hw"] > ints["bound"]]
+    default_curve = ints[ints["variant"] == ""].set_index("figure")["curve"].to_dict()
+    lines, more = [], []
+    for r in over.itertuples():
+        (m, se), (m0, se0) = (
+            _suboptimal_share(runs, r.figure, r.curve),
+            _suboptimal_share(runs, r.figure, default_curve[r.figure]),
+        )
+        more.append(r.variant.endswith("literal") and m - m0 > 2 * math.hypot(se, se0))
+        lines.append(
+            f"| {r.figure} | {r.curve} | {r.mean:.1f} ± {r.hw:.1f} | {r.bound:.1f} | {m:.4f} ± {se:.4f} | "
+            f"{m0:.4f} ± {se0:.4f} |"
+        )
+    abl, below = [], []
+    for fig in ABLATION_FIGS:
+        first = curves[(curves["figure"] == fig) & (curves["algorithm"] == INT)].iloc[0]
+        horizon = int(runs.loc[runs["figure"] == fig, "horizon"].max())
+        n, bound = ctx.cap_runs(LITERAL_RUNS), float(ints.loc[ints["figure"] == fig, "bound"].iloc[0])
+        means = means_of(first["instance"])
+        out = ablation(
+            means, float(first["epsilon"]), horizon, n, (NO_NOISE, 1.0), ctx.seed, fig + ":literal", "literal"
+        )
+        (m1, h1), (m0, h0) = _mean_hw(out[1.0]["final_regret"]), _mean_hw(out[NO_NOISE]["final_regret"])
+        below.append(m1 - h1 > bound and m0 + h0 <= bound)
+        abl.append(f"| {fig} | {m1:.1f} ± {h1:.1f} | {m0:.1f} ± {h0:.1f} | {bound:.1f} |")
+    confirmed = bool(len(over) and all(more) and all(below))
+    violations = theory_violations(ctx)
+    result = (
+        f"The ledger's theory check: above the bound at some checkpoint: {violations}. At the horizon, "
+        f"{len(over)} DP-UCB-INT curves end above Theorem 3.5's bound beyond their 95 % half-width:\n\n"
+        "| panel | curve | mean final regret | Thm 3.5 bound | suboptimal share | default's share |\n"
+        "|---|---|---|---|---|---|\n" + "\n".join(lines) + "\n\nSame draws, `literal` reading, "
+        f"{ctx.cap_runs(LITERAL_RUNS)} runs per ε = 1 panel:\n\n| panel | mean final regret, noise | without the "
+        "noise | Thm 3.5 bound |\n|---|---|---|---|\n" + "\n".join(abl)
+    )
+    return Finding(
+        "Algorithm 3's pseudocode tests `n mod f = 0` at every step, so under the `literal` reading an idle arm whose "
+        "count sits at a multiple of f gets a fresh Laplace draw at every step (and the privacy accounting of "
+        "Theorem 3.4, one release per interval, no longer applies). Its index is then the maximum of ever more draws: "
+        "it beats the leader every so often and the arm is pulled f more times. That forced exploration, not "
+        "starvation, lifts the regret above Theorem 3.5; under the default reading the bound fails in expectation "
+        "only (the diagnosis `starving`).",
+        "From the pipeline's runs tables: the DP-UCB-INT curves whose mean final regret exceeds Theorem 3.5's bound "
+        "beyond its 95 % half-width, and their share of pulls on suboptimal arms against the default curve's (runs "
+        "that do not starve). Then DP-UCB-INT under the `literal` reading replayed with its Laplace draws as drawn "
+        f"and times {NO_NOISE:g} (same draws) in the ε = 1 panels. Criterion: every curve above the bound is the "
+        "`literal` variant with a suboptimal share above the default's by more than 2 s.e., and the replay is above "
+        "the bound with the noise and within it without (half-widths).",
+        result,
+        confirmed,
+        PUBLISHED if confirmed else RECONSTRUCTION,
+        (
+            "Theorem 3.5 fails for Algorithm 3's pseudocode read literally: re-noising every idle arm at each step "
+            "explores several times more than one release per interval; the default reading meets the bound at 100 "
+            "runs but not in expectation (starving runs)."
+            if confirmed
+            else "The curves above Theorem 3.5 are not explained by the literal reading's re-noising (see the "
+            "criterion); per-step traces of the offending runs would settle what drives them."
+        ),
+        (
             Quote(
                 "If Algorithm 3 is run with K arms having arbitrary reward distributions, then, its expected regret R "
                 "after any number t of plays is bounded by",
                 "Theorem 3.5",
             ),
+            Quote(
+                "The final one, employs a mechanism that only releases a new mean once at the beginning of each "
+                "interval.",
+                "Section 3",
+            ),
         ),
-        {
-            **numbers,
-            "theory check's violations": theory_violations(ctx),
-            "C1 holds at T without starving runs": c1_kept,
-            "INT above another private algorithm (2 s.e.)": "; ".join(excess) or "nowhere",
-            "INT curves above Thm 3.5 at T": len(over),
-            "explained by starving runs": len(over) - len(over_kept),
-            "all explained": explained,
-        },
-        _starving_figure(ctx, abl),
+        {"curves above the bound at T": len(over), "theory check's violations": violations},
     )
 
 
@@ -285,9 +345,11 @@ def starving(ctx: Context) -> Finding:
 
 
 def _outliers(x: pd.Series) -> pd.Series:
-    """Runs beyond median +- OUTLIER_Z robust s.d. (1.4826 MAD; the s.d. where the MAD is 0)."""
+    """Runs beyond median +- OUTLIER_Z robust s.d. (1.4826 MAD; the s.d. where the MAD is 0), if they are a few
+    (at most MAX_OUTLIERS: more is a wide or lumpy distribution, not a few outlying runs)."""
     scale = 1.4826 * (x - x.median()).abs().median() or x.std(ddof=1) or 1.0
-    return (x - x.median()).abs() > OUTLIER_Z * scale
+    out = (x - x.median()).abs() > OUTLIER_Z * scale
+    return out if out.sum() <= MAX_OUTLIERS else out & False
 
 
 def spread_table(runs: pd.DataFrame, algorithms, threshold: float) -> pd.DataFrame:
@@ -351,18 +413,26 @@ def spreads(ctx: Context) -> Finding:
             else ""
         )
     )
+    only_b = bool(len(left)) and set(left["figure"]) == {"fig2b"}
     if confirmed:
         conclusion = PUBLISHED
         summary = (
             "The spreads pass 664.5 only through a few outlying runs that starve the best arm (the algorithms' own "
-            "behaviour, see the diagnosis above), not through the choice of pseudo- or realised regret."
+            "behaviour, see the diagnosis `starving`), not through the choice of pseudo- or realised regret."
+        )
+    elif only_b:
+        conclusion = TEXT_OPEN
+        summary = (
+            "At ε = 1 every spread stays under 664.5 once DP-UCB-INT's starving runs are set aside, under either "
+            "metric; at ε = 0.1 DP-UCB's and DP-UCB-BOUND's ordinary scatter passes it: the text does not say which "
+            "privacy level (or metric) its 664.5 covers."
         )
     else:
         conclusion = RECONSTRUCTION
         summary = (
-            "Starving runs carry part of the excess, but some spreads pass 664.5 through their ordinary run-to-run "
-            "scatter, which our reconstruction gives a larger s.d. than the paper's figure implies; the paper's "
-            "per-run regrets of Figure 2 (not in its text) would settle it."
+            "Some spreads pass 664.5 through their ordinary run-to-run scatter at ε = 1, where our reconstruction "
+            "gives the algorithms a larger s.d. than the paper's number allows; the paper's per-run regrets of "
+            "Figure 2 (not in its text) would settle it."
             if len(over)
             else "No spread reaches 664.5 here: the mechanism has nothing to explain in these data."
         )
@@ -373,7 +443,9 @@ def spreads(ctx: Context) -> Finding:
         f"Per 2-arm panel, algorithm and metric, over the first {PAPER_RUNS} runs of the pipeline's runs tables: the "
         f"spread, the runs beyond median ± {OUTLIER_Z:g} robust s.d. (1.4826 MAD; a normal sample of 100 has none), "
         "the spread without them, and the best arm's share of the pulls in those runs and in the median run. "
-        f"Criterion: every spread that reaches {SPREAD_OURS:g} falls below it without its outlying runs.",
+        f"Criterion: every spread that reaches {SPREAD_OURS:g} falls below it without its outlying runs (at most "
+        f"{MAX_OUTLIERS}). Where only the ε = 0.1 panel keeps spreads above it, the text's silence on the panel "
+        "decides.",
         result,
         confirmed,
         conclusion,
@@ -419,7 +491,7 @@ def private_ucb_spread(ctx: Context) -> Finding:
         bonus_over &= bonus >= gap
         lines.append(f"| {fig} | {share_worse.mean():.3f} ± {share_worse.std(ddof=1):.3f} | {bonus:.3f} | {gap:g} |")
         numbers[f"{fig}: worse arm's share"] = f"{share_worse.mean():.3f} (s.d. {share_worse.std(ddof=1):.3f})"
-        numbers[f"{fig}: bonus c_T/n at T"] = round(bonus, 3)
+        numbers[f"{fig}: bonus c_T/n at T"] = round(float(bonus), 3)
     by_reading = {"default": float(base["spread"].max())}
     for reading in ctx.reading_slugs():
         rr = pd.concat([ctx.runs(f, reading) for f in TWO_ARM], ignore_index=True)
@@ -544,7 +616,8 @@ def bound_catches(ctx: Context) -> Finding:
 
 
 DIAGNOSES: list[Diagnosis] = [
-    Diagnosis(PAPER, "starving", ("C1", "theory"), "DP-UCB-INT starves its best arm after one bad release", starving),
+    Diagnosis(PAPER, "starving", ("C1",), "DP-UCB-INT starves its best arm after one bad release", starving),
+    Diagnosis(PAPER, "literal_bound", ("theory",), "Theorem 3.5 fails under Algorithm 3 read literally", literal_bound),
     Diagnosis(PAPER, "spreads", ("C5",), "What carries the best-worst spreads past 664.5", spreads),
     Diagnosis(
         PAPER,
