@@ -11,12 +11,14 @@ draw times a noise factor: the same reward deciders and the same noise, only its
 
 from __future__ import annotations
 
+import math
 import zlib
 
 import numpy as np
 import pandas as pd
 
 from .. import registry
+from ..claims._core import halfwidth
 from ..instances import NAMED, means_for
 
 STARVING_SHARE = 0.5  # a run starves its best arm below this share of the horizon's pulls
@@ -83,6 +85,14 @@ def ablation(
         df["starving"] = df["best_pulls"] < STARVING_SHARE * horizon
         out[c] = df
     return out
+
+
+def mean_hw(x) -> tuple[float, float]:
+    """(mean, Student-t 95 % half-width) of ``x`` (half-width inf below two values)."""
+    x = np.asarray(x, dtype=float)
+    if x.size < 2:
+        return float(x.mean()) if x.size else math.nan, math.inf
+    return float(x.mean()), float(halfwidth(x.std(ddof=1) / math.sqrt(x.size), x.size - 1))
 
 
 def theory_violations(ctx) -> str:

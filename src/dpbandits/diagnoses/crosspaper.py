@@ -8,25 +8,16 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 
-from ..claims._core import halfwidth
 from ._core import PUBLISHED, RECONSTRUCTION, Context, Diagnosis, Finding, Quote
-from ._starving import INT, NO_NOISE, ablation, label_runs, means_of, share, theory_violations
+from ._starving import INT, NO_NOISE, ablation, label_runs, mean_hw, means_of, share, theory_violations
 
 PAPER = "crosspaper"
 FIGURES = ("C1", "C2", "C3", "C4", "tossou_2arm", "tossou_10arm", "hu_setting1", "hu_setting2")
 ABLATION_RUNS = 250  # per offending curve and noise factor, at T = 1e5: about 2 s each
 ABLATION_HORIZON = 100_000  # starvation is decided by the first releases; T = 1e5 keeps the ablation cheap
 MAX_ABLATED = 4  # offending curves ablated, the largest mean / bound first
-
-
-def _mean_hw(x) -> tuple[float, float]:
-    x = np.asarray(x, dtype=float)
-    if x.size < 2:
-        return float(x.mean()) if x.size else math.nan, math.inf
-    return float(x.mean()), float(halfwidth(x.std(ddof=1) / math.sqrt(x.size), x.size - 1))
 
 
 def int_curves(ctx: Context) -> pd.DataFrame:
@@ -38,8 +29,8 @@ def int_curves(ctx: Context) -> pd.DataFrame:
         runs = label_runs(runs[runs["algorithm"] == INT], curves)
         for eps, g in runs[runs["variant"] == ""].groupby("epsilon"):
             c = curves[(curves["algorithm"] == INT) & (curves["epsilon"] == eps)]
-            m, hw = _mean_hw(g["final_regret"])
-            mk, hwk = _mean_hw(g.loc[~g["starving"], "final_regret"])
+            m, hw = mean_hw(g["final_regret"])
+            mk, hwk = mean_hw(g.loc[~g["starving"], "final_regret"])
             rows.append(
                 {
                     "figure": fig,

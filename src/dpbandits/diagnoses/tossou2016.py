@@ -1,8 +1,9 @@
 """Diagnoses of the failing claims of tossou2016 (docs/findings.md).
 
-``starving``: one Laplace release freezes DP-UCB-INT's best arm below the other's (C1, theory). ``spreads``: what
-carries the best-worst spreads past 664.5 (C5). ``private_ucb_spread``: why Private-UCB's spread stays far from
-30,000 (C6). ``bound_catches``: how the readings move "DP-UCB-BOUND eventually catches DP-UCB" (C3).
+``starving``: one Laplace release freezes DP-UCB-INT's best arm below the other's (C1). ``literal_bound``: Theorem
+3.5 fails under Algorithm 3 read literally (theory). ``spreads``: what carries the best-worst spreads past 664.5 (C5).
+``private_ucb_spread``: why Private-UCB's spread stays far from 30,000 (C6). ``bound_catches``: how the readings move
+"DP-UCB-BOUND eventually catches DP-UCB" (C3).
 """
 
 from __future__ import annotations
@@ -12,9 +13,18 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..claims._core import halfwidth
 from ._core import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, Context, Diagnosis, Finding, Quote
-from ._starving import INT, NO_NOISE, ablation, interval, label_runs, means_of, share, theory_violations
+from ._starving import (
+    INT,
+    NO_NOISE,
+    ablation,
+    interval,
+    label_runs,
+    mean_hw,
+    means_of,
+    share,
+    theory_violations,
+)
 
 PAPER = "tossou2016"
 FIGS = ("fig2a", "fig2b", "fig2c", "fig2d")
@@ -40,20 +50,12 @@ def _tables(ctx: Context, figures=FIGS) -> tuple[pd.DataFrame, pd.DataFrame]:
     return curves, label_runs(runs, curves)
 
 
-def _mean_hw(x) -> tuple[float, float]:
-    """(mean, Student-t 95 % half-width) of ``x``."""
-    x = np.asarray(x, dtype=float)
-    if x.size < 2:
-        return float(x.mean()) if x.size else math.nan, math.inf
-    return float(x.mean()), float(halfwidth(x.std(ddof=1) / math.sqrt(x.size), x.size - 1))
-
-
 def _bound_at_horizon(curves: pd.DataFrame, figure: str, curve: str) -> float:
     rows = curves[(curves["figure"] == figure) & (curves["curve"] == curve)]
     return float(rows.loc[rows["t"].idxmax(), "bound"])
 
 
-# --- C1 and theory: starving runs -------------------------------------------------------------------------------
+# --- C1: starving runs ------------------------------------------------------------------------------------------------
 
 
 def _ablations(ctx: Context, curves: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
@@ -70,7 +72,7 @@ def _ablations(ctx: Context, curves: pd.DataFrame, runs: pd.DataFrame) -> pd.Dat
 
 
 def _regret(df: pd.DataFrame) -> dict:
-    m, hw = _mean_hw(df["final_regret"])
+    m, hw = mean_hw(df["final_regret"])
     return {"mean": m, "hw": hw}
 
 
@@ -79,10 +81,10 @@ def _int_at_horizon(curves: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     algorithm's mean final regret (``other``, ``other_hw``)."""
     rows = []
     for (fig, curve, variant), g in runs[runs["algorithm"] == INT].groupby(["figure", "curve", "variant"]):
-        m, hw = _mean_hw(g["final_regret"])
-        mk, hwk = _mean_hw(g.loc[~g["starving"], "final_regret"])
+        m, hw = mean_hw(g["final_regret"])
+        mk, hwk = mean_hw(g.loc[~g["starving"], "final_regret"])
         others = runs[(runs["figure"] == fig) & runs["algorithm"].isin(PRIVATE) & (runs["variant"] == "")]
-        best = min((_mean_hw(o["final_regret"]) for _, o in others.groupby("algorithm")), default=(math.nan, 0.0))
+        best = min((mean_hw(o["final_regret"]) for _, o in others.groupby("algorithm")), default=(math.nan, 0.0))
         rows.append(
             {
                 "figure": fig,
@@ -288,7 +290,7 @@ def literal_bound(ctx: Context) -> Finding:
         out = ablation(
             means, float(first["epsilon"]), horizon, n, (NO_NOISE, 1.0), ctx.seed, fig + ":literal", "literal"
         )
-        (m1, h1), (m0, h0) = _mean_hw(out[1.0]["final_regret"]), _mean_hw(out[NO_NOISE]["final_regret"])
+        (m1, h1), (m0, h0) = mean_hw(out[1.0]["final_regret"]), mean_hw(out[NO_NOISE]["final_regret"])
         below.append(m1 - h1 > bound and m0 + h0 <= bound)
         abl.append(f"| {fig} | {m1:.1f} ± {h1:.1f} | {m0:.1f} ± {h0:.1f} | {bound:.1f} |")
     confirmed = bool(len(over) and all(more) and all(below))
