@@ -119,7 +119,7 @@ def _starving_figure(ctx: Context, abl: pd.DataFrame) -> str:
         se = np.sqrt(np.maximum(p * (1 - p), 1 / g["runs"]) / g["runs"])
         left.errorbar(g["factor"], p, yerr=2 * se, marker=marker, color=colour, label=fig, capsize=2, alpha=0.8)
         right.plot(g["factor"], g["mean"], marker=marker, color=colour, label=fig, alpha=0.8)
-    left.set(xlabel="noise factor (1 = Algorithm 3)", ylabel="share of runs starving the best arm")
+    left.set(xlabel="noise factor (1 = Algorithm 3)", ylabel="share of runs starving")
     right.set(xlabel="noise factor", ylabel="mean final pseudo-regret", yscale="log")
     left.legend(fontsize=7)
     mfig.suptitle("DP-UCB-INT, same draws, Laplace noise scaled (±2 s.e.)", fontsize=9)
