@@ -25,11 +25,20 @@ def _normal(rng, centre, sd, n=100):
 
 
 def build(
-    base, starved=(16, 32, 48), dpucb_sd=5.0, pucb_sd=50.0, bound_shift=0.0, dpucb_shift=0.0, wide=PANELS, literal=None
+    base,
+    starved=(16, 32, 48),
+    dpucb_sd=5.0,
+    pucb_sd=50.0,
+    bound_shift=0.0,
+    dpucb_shift=0.0,
+    wide=PANELS,
+    literal=None,
+    early=None,
 ):
     """Figure 2's four tables in ``base``: DP-UCB-INT with runs starving the best arm in fig2a at ``starved``
     best-arm pulls, the other curves normal around fixed levels (DP-UCB's s.d. ``dpucb_sd`` in the figures ``wide``);
-    ``literal``: (final regret, best-arm pulls) of an extra DP-UCB-INT curve, variant "A literal"."""
+    ``literal``: (final regret, best-arm pulls) of an extra DP-UCB-INT curve, variant "A literal"; ``early``:
+    {algorithm: mean regret at the first checkpoint of fig2d}."""
     rng = np.random.default_rng(0)
     levels = {"ucb": 70.0, "dp_ucb_int": 50.0, "dp_ucb_tossou": 500.0 + dpucb_shift, "dp_ucb_bound": 300.0}
     levels["dp_ucb_bound"] += bound_shift
@@ -52,7 +61,8 @@ def build(
             runs += runs_rows(fig, label, alg, finals, best_pulls, k, best, T, e)
             bound = 315.0 if alg == "dp_ucb_int" else np.nan
             m, s = finals.mean(), finals.std(ddof=1) / 10
-            curves += curve_rows(fig, inst, label, alg, e, [m / 10, m / 2, m], [s, s, s], bound, TS)
+            first = (early or {}).get(alg, m / 10) if fig == "fig2d" else m / 10
+            curves += curve_rows(fig, inst, label, alg, e, [first, m / 2, m], [s, s, s], bound, TS)
         if literal:
             finals, bp = _normal(rng, literal[0], 5.0), np.full(100, literal[1])
             runs += runs_rows(fig, "DP-UCB-INT A literal", "dp_ucb_int", finals, bp, k, best, T, eps, "A literal")
@@ -237,4 +247,29 @@ def test_literal_bound_not_confirmed_without_extra_exploration(tmp_path, monkeyp
 def test_literal_bound_not_confirmed_when_the_noise_is_not_the_cause(tmp_path, monkeypatch):
     monkeypatch.setattr(tossou2016, "ablation", literal_ablation(900.0, 900.0))
     f = tossou2016.literal_bound(_literal_world(tmp_path, T - 3000))
+    assert not f.confirmed
+
+
+UNIFORM_10ARM = 1_000 * 0.395  # uniform play's regret at t = 1000 in the 10-arm instance (mean gap 0.395)
+
+
+def test_round_robin_text_open_while_everyone_explores_uniformly(tmp_path):
+    early = {"dp_ucb_bound": UNIFORM_10ARM, "private_ucb": UNIFORM_10ARM}
+    build(tmp_path / "figures" / "tossou2016", starved=(), early=early)
+    f = tossou2016.round_robin(context(tmp_path, "tossou2016", tmp_path))
+    assert f.confirmed, f.result
+    assert f.conclusion == TEXT_OPEN
+    assert f.numbers["not below Private-UCB"] == "fig2d dp_ucb_bound t=1000-1000"
+
+
+def test_round_robin_not_confirmed_when_an_exploiting_algorithm_is_not_below(tmp_path):
+    build(tmp_path / "figures" / "tossou2016", starved=(), early={"dp_ucb_bound": 200.0, "private_ucb": 200.0})
+    f = tossou2016.round_robin(context(tmp_path, "tossou2016", tmp_path))
+    assert not f.confirmed
+    assert f.conclusion == RECONSTRUCTION
+
+
+def test_round_robin_not_confirmed_when_private_ucb_is_worst_everywhere(tmp_path):
+    build(tmp_path / "figures" / "tossou2016", starved=())
+    f = tossou2016.round_robin(context(tmp_path, "tossou2016", tmp_path))
     assert not f.confirmed
