@@ -102,6 +102,8 @@ def starving(ctx: Context) -> Finding:
             if confirmed
             else "The excess over Theorem 3.5 is not explained by starving runs alone here (see the criterion); "
             "per-step traces of the offending runs would settle what else drives it."
+            if len(over)
+            else "No DP-UCB-INT curve ends above Theorem 3.5 beyond its half-width here: nothing to explain at T."
         ),
         (
             Quote(

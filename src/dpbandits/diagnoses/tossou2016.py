@@ -327,6 +327,8 @@ def literal_bound(ctx: Context) -> Finding:
             if confirmed
             else "The curves above Theorem 3.5 are not explained by the literal reading's re-noising (see the "
             "criterion); per-step traces of the offending runs would settle what drives them."
+            if len(over)
+            else "No DP-UCB-INT curve ends above Theorem 3.5 beyond its half-width here: nothing to explain at T."
         ),
         (
             Quote(
