@@ -1,0 +1,275 @@
+"""Tossou & Dimitrakakis 2016 diagnoses (dpbandits.diagnoses.tossou2016): each driven to both outcomes on synthetic
+tables; the same-draws ablation on tiny real runs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from _diag_tables import context, curve_rows, reading_dir, runs_rows, write_claims, write_figure
+
+from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, tossou2016
+from dpbandits.diagnoses._starving import NO_NOISE, ablation
+from dpbandits.instances import NAMED
+
+T = 100_000
+TS = [1_000, 10_000, T]
+PANELS = {"fig2a": ("tossou_2arm", 1.0), "fig2b": ("tossou_2arm", 0.1), "fig2c": ("tossou_10arm", 1.0)}
+PANELS["fig2d"] = ("tossou_10arm", 0.1)
+LABELS = {"ucb": "UCB", "dp_ucb_int": "DP-UCB-INT", "dp_ucb_tossou": "DP-UCB", "dp_ucb_bound": "DP-UCB-BOUND"}
+LABELS["private_ucb"] = "Private-UCB"
+
+
+def _normal(rng, centre, sd, n=100):
+    return centre + sd * rng.standard_normal(n)
+
+
+def build(
+    base,
+    starved=(16, 32, 48),
+    dpucb_sd=5.0,
+    pucb_sd=50.0,
+    bound_shift=0.0,
+    dpucb_shift=0.0,
+    wide=PANELS,
+    literal=None,
+    early=None,
+):
+    """Figure 2's four tables in ``base``: DP-UCB-INT with runs starving the best arm in fig2a at ``starved``
+    best-arm pulls, the other curves normal around fixed levels (DP-UCB's s.d. ``dpucb_sd`` in the figures ``wide``);
+    ``literal``: (final regret, best-arm pulls) of an extra DP-UCB-INT curve, variant "A literal"; ``early``:
+    {algorithm: mean regret at the first checkpoint of fig2d}."""
+    rng = np.random.default_rng(0)
+    levels = {"ucb": 70.0, "dp_ucb_int": 50.0, "dp_ucb_tossou": 500.0 + dpucb_shift, "dp_ucb_bound": 300.0}
+    levels["dp_ucb_bound"] += bound_shift
+    levels["private_ucb"] = 9000.0
+    for fig, (inst, eps) in PANELS.items():
+        sd = dpucb_sd if fig in wide else 5.0
+        sds = {"ucb": 5.0, "dp_ucb_int": 5.0, "dp_ucb_tossou": sd, "dp_ucb_bound": 5.0, "private_ucb": pucb_sd}
+        means = NAMED[inst]
+        k, best = len(means), int(np.argmax(means))
+        curves, runs = [], []
+        for alg, label in LABELS.items():
+            finals = _normal(rng, levels[alg], sds[alg])
+            best_pulls = np.full(100, T - 1000)
+            if alg == "private_ucb":
+                best_pulls[:] = T // 2 + 200
+            if alg == "dp_ucb_int" and fig == "fig2a":
+                finals[: len(starved)] = 0.3 * (T - np.asarray(starved))
+                best_pulls[: len(starved)] = starved
+            e = np.nan if alg == "ucb" else eps  # UCB does not depend on epsilon (the pipeline writes NaN)
+            runs += runs_rows(fig, label, alg, finals, best_pulls, k, best, T, e)
+            bound = 315.0 if alg == "dp_ucb_int" else np.nan
+            m, s = finals.mean(), finals.std(ddof=1) / 10
+            first = (early or {}).get(alg, m / 10) if fig == "fig2d" else m / 10
+            curves += curve_rows(fig, inst, label, alg, e, [first, m / 2, m], [s, s, s], bound, TS)
+        if literal:
+            finals, bp = _normal(rng, literal[0], 5.0), np.full(100, literal[1])
+            runs += runs_rows(fig, "DP-UCB-INT A literal", "dp_ucb_int", finals, bp, k, best, T, eps, "A literal")
+            m = finals.mean()
+            curves += curve_rows(
+                fig,
+                inst,
+                "DP-UCB-INT A literal",
+                "dp_ucb_int",
+                eps,
+                [m / 10, m / 2, m],
+                [1, 1, 1],
+                315.0,
+                TS,
+                "A literal",
+            )
+        write_figure(base, fig, curves, runs)
+
+
+def fake_ablation(rates):
+    """An ``ablation`` stand-in: ``rates[factor]`` of the runs starve."""
+
+    def run(means, epsilon, horizon, runs, factors, seed, tag, update="frozen"):
+        out = {}
+        for c in factors:
+            n = round(rates[c] * runs)
+            out[c] = pd.DataFrame(
+                {"final_regret": [30000.0] * n + [50.0] * (runs - n), "best_pulls": [16] * n + [T] * (runs - n)}
+            ).assign(starving=lambda d: d["best_pulls"] < T / 2)
+        return out
+
+    return run
+
+
+NOISE_DRIVEN = {NO_NOISE: 0.0, 0.5: 0.004, 1.0: 0.04, 2.0: 0.15}
+
+
+@pytest.fixture
+def results(tmp_path):
+    build(tmp_path / "figures" / "tossou2016")
+    write_claims(tmp_path, "tossou2016", [{"claim_id": "C3", "reading": "default", "verdict": "holds"}])
+    return tmp_path
+
+
+def test_starving_confirmed_when_the_noise_starves_runs_at_releases(results, tmp_path, monkeypatch):
+    monkeypatch.setattr(tossou2016, "ablation", fake_ablation(NOISE_DRIVEN))
+    f = tossou2016.starving(context(results, "tossou2016", tmp_path))
+    assert f.confirmed, f.result
+    assert f.conclusion == PUBLISHED
+    assert f.numbers["starving runs at a multiple of f"] == "3 of 3"
+    assert f.numbers["C1 holds at T without starving runs"]
+    assert (tmp_path / "png" / f.figure).exists()
+
+
+def test_starving_not_confirmed_when_the_ablation_keeps_them(results, tmp_path, monkeypatch):
+    monkeypatch.setattr(tossou2016, "ablation", fake_ablation(dict.fromkeys(NOISE_DRIVEN, 0.04)))
+    f = tossou2016.starving(context(results, "tossou2016", tmp_path))
+    assert not f.confirmed
+    assert f.conclusion == RECONSTRUCTION
+
+
+def test_starving_not_confirmed_when_runs_stop_between_releases(tmp_path, monkeypatch):
+    build(tmp_path / "figures" / "tossou2016", starved=(16, 37))
+    write_claims(tmp_path, "tossou2016", [{"claim_id": "C3", "reading": "default", "verdict": "holds"}])
+    monkeypatch.setattr(tossou2016, "ablation", fake_ablation(NOISE_DRIVEN))
+    f = tossou2016.starving(context(tmp_path, "tossou2016", tmp_path))
+    assert not f.confirmed
+    assert f.numbers["starving runs at a multiple of f"] == "1 of 2"
+
+
+def test_ablation_same_draws_noise_starves_and_no_noise_does_not():
+    """Tiny real runs of the replayed kernel: without the noise no run starves; doubled noise starves some."""
+    out = ablation([0.9, 0.6], 1.0, 1500, 60, (NO_NOISE, 2.0), 0, "test")
+    assert out[NO_NOISE]["starving"].sum() == 0
+    assert out[2.0]["starving"].sum() > 0
+    assert (out[2.0].loc[out[2.0]["starving"], "best_pulls"] % 16 == 0).all()
+
+
+def test_spreads_confirmed_when_outliers_carry_them(results, tmp_path):
+    f = tossou2016.spreads(context(results, "tossou2016", tmp_path))
+    assert f.confirmed, f.result
+    assert f.conclusion == PUBLISHED
+    assert f.numbers["spreads reaching 664.5"] == 2  # fig2a DP-UCB-INT, pseudo and realised
+
+
+def test_spreads_text_open_when_only_the_small_epsilon_scatters(tmp_path):
+    build(tmp_path / "figures" / "tossou2016", dpucb_sd=300.0, wide=("fig2b",))
+    f = tossou2016.spreads(context(tmp_path, "tossou2016", tmp_path))
+    assert not f.confirmed
+    assert f.conclusion == TEXT_OPEN
+
+
+def test_spreads_not_confirmed_when_scatter_carries_them(tmp_path):
+    build(tmp_path / "figures" / "tossou2016", dpucb_sd=300.0)
+    f = tossou2016.spreads(context(tmp_path, "tossou2016", tmp_path))
+    assert not f.confirmed
+    assert f.conclusion == RECONSTRUCTION
+    assert "dp_ucb_tossou" in f.result.split("Still above")[1]
+
+
+def _readings(results, pucb_sd=50.0):
+    build(reading_dir(results, "tossou2016", "nu_form=tr_ln_n"), bound_shift=400.0, pucb_sd=pucb_sd)
+    build(reading_dir(results, "tossou2016", "hybrid_split=none"), dpucb_shift=-300.0)
+    build(reading_dir(results, "tossou2016", "bound_sqrt=False"))
+
+
+def test_private_ucb_spread_confirmed_when_every_run_explores(results, tmp_path):
+    _readings(results)
+    f = tossou2016.private_ucb_spread(context(results, "tossou2016", tmp_path))
+    assert f.confirmed, f.result
+    assert f.conclusion == RECONSTRUCTION
+
+
+def test_private_ucb_spread_not_confirmed_when_a_reading_reaches_the_spread(results, tmp_path):
+    _readings(results, pucb_sd=4000.0)
+    f = tossou2016.private_ucb_spread(context(results, "tossou2016", tmp_path))
+    assert not f.confirmed
+
+
+def _c3_ledger(results, flips):
+    rows = [{"claim_id": "C3", "reading": "default", "verdict": "holds"}]
+    rows += [{"claim_id": "C3", "reading": r, "verdict": "fails" if r in flips else "holds"} for r in flips]
+    if "bound_sqrt=False" not in flips:
+        rows += [{"claim_id": "C3", "reading": "bound_sqrt=False", "verdict": "holds"}]
+    write_claims(results, "tossou2016", rows)
+
+
+def test_bound_catches_confirmed_when_flipping_readings_move_a_regret(results, tmp_path):
+    _readings(results)
+    _c3_ledger(results, ["nu_form=tr_ln_n", "hybrid_split=none"])
+    f = tossou2016.bound_catches(context(results, "tossou2016", tmp_path))
+    assert f.confirmed, f.result
+    assert f.conclusion == TEXT_OPEN
+    assert f.numbers["moving a final regret by > 2 s.e."] == "hybrid_split=none; nu_form=tr_ln_n"
+
+
+def test_bound_catches_not_confirmed_when_a_flip_moves_nothing(results, tmp_path):
+    _readings(results)
+    _c3_ledger(results, ["nu_form=tr_ln_n", "bound_sqrt=False"])
+    f = tossou2016.bound_catches(context(results, "tossou2016", tmp_path))
+    assert not f.confirmed
+
+
+def literal_ablation(noisy, quiet):
+    """An ``ablation`` stand-in for the literal reading: mean final regret ``noisy`` with the noise, ``quiet``
+    without."""
+
+    def run(means, epsilon, horizon, runs, factors, seed, tag, update="frozen"):
+        assert update == "literal"
+        level = {1.0: noisy, NO_NOISE: quiet}
+        return {
+            c: pd.DataFrame({"final_regret": level[c] + np.arange(runs) % 3, "best_pulls": T}).assign(starving=False)
+            for c in factors
+        }
+
+    return run
+
+
+def _literal_world(tmp_path, best_pulls):
+    build(tmp_path / "figures" / "tossou2016", starved=(), literal=(900.0, best_pulls))
+    rows = [{"claim_id": "theory", "reading": "default", "verdict": "fails", "numbers": "violations=fig2a X (ε=1)"}]
+    write_claims(tmp_path, "tossou2016", rows)
+    return context(tmp_path, "tossou2016", tmp_path)
+
+
+def test_literal_bound_confirmed_when_the_literal_reading_explores_more(tmp_path, monkeypatch):
+    monkeypatch.setattr(tossou2016, "ablation", literal_ablation(900.0, 60.0))
+    f = tossou2016.literal_bound(_literal_world(tmp_path, T - 3000))
+    assert f.confirmed, f.result
+    assert f.conclusion == PUBLISHED
+    assert f.numbers["curves above the bound at T"] == 4
+    assert f.numbers["theory check's violations"] == "fig2a X (ε=1)"
+
+
+def test_literal_bound_not_confirmed_without_extra_exploration(tmp_path, monkeypatch):
+    monkeypatch.setattr(tossou2016, "ablation", literal_ablation(900.0, 60.0))
+    f = tossou2016.literal_bound(_literal_world(tmp_path, T - 1000))
+    assert not f.confirmed
+    assert f.conclusion == RECONSTRUCTION
+
+
+def test_literal_bound_not_confirmed_when_the_noise_is_not_the_cause(tmp_path, monkeypatch):
+    monkeypatch.setattr(tossou2016, "ablation", literal_ablation(900.0, 900.0))
+    f = tossou2016.literal_bound(_literal_world(tmp_path, T - 3000))
+    assert not f.confirmed
+
+
+UNIFORM_10ARM = 1_000 * 0.395  # uniform play's regret at t = 1000 in the 10-arm instance (mean gap 0.395)
+
+
+def test_round_robin_text_open_while_everyone_explores_uniformly(tmp_path):
+    early = {"dp_ucb_bound": UNIFORM_10ARM, "private_ucb": UNIFORM_10ARM}
+    build(tmp_path / "figures" / "tossou2016", starved=(), early=early)
+    f = tossou2016.round_robin(context(tmp_path, "tossou2016", tmp_path))
+    assert f.confirmed, f.result
+    assert f.conclusion == TEXT_OPEN
+    assert f.numbers["not below Private-UCB"] == "fig2d dp_ucb_bound t=1000-1000"
+
+
+def test_round_robin_not_confirmed_when_an_exploiting_algorithm_is_not_below(tmp_path):
+    build(tmp_path / "figures" / "tossou2016", starved=(), early={"dp_ucb_bound": 200.0, "private_ucb": 200.0})
+    f = tossou2016.round_robin(context(tmp_path, "tossou2016", tmp_path))
+    assert not f.confirmed
+    assert f.conclusion == RECONSTRUCTION
+
+
+def test_round_robin_not_confirmed_when_private_ucb_is_worst_everywhere(tmp_path):
+    build(tmp_path / "figures" / "tossou2016", starved=())
+    f = tossou2016.round_robin(context(tmp_path, "tossou2016", tmp_path))
+    assert not f.confirmed
