@@ -102,8 +102,9 @@ def panels(ctx: Context) -> list[dict]:
             low = _twin_final(ctx, kl_level_twin(LEVEL), means, horizon, float(eps), stream + 1)
             stream += 2
             r_fig, r_low = ratio(*ts[:2], *kl[:2])[0], ratio(*ts[:2], *low[:2])[0]
-            toward = -np.sign(math.log(r_fig))  # +1 if the ratio lies below 1
-            shift = toward * math.log(kl[0] / low[0]) / math.hypot(kl[1] / kl[0], low[1] / low[0])
+            toward = -math.copysign(1.0, math.log(r_fig))  # +1 if the ratio lies below 1
+            se = math.hypot(kl[1] / kl[0], low[1] / low[0])  # s.e. of log(kl / low), delta method
+            shift = toward * math.log(kl[0] / low[0]) / se if se > 0 else 0.0
             closed = 1.0 - abs(math.log(r_low)) / abs(math.log(r_fig)) if r_fig != 1 else 0.0
             out.append(
                 {
