@@ -125,3 +125,29 @@ def test_constants_match_the_config():
     assert dose["instance"]["mu2"] == chen2024.DOSE_MU2 and dose["instance"]["mu1"] == chen2024.MU1
     assert papers["figures"]["fig2"]["budget"] == chen2024.FIG2_BUDGET == dose["budget"]
     assert max(papers["figures"]["fig2"]["values"]) == chen2024.FIG2_GRID_END
+
+
+BUDGETS = [500, 1000, 2000, 4000]
+
+
+def sensitivity(root, od_top, bai_top):
+    """Sensitivity table: at ε = 1 (panel 1) DP-OD reaches ``od_top`` and DP-BAI ``bai_top`` from budget 1000 on."""
+    table = []
+    for panel, od in ((0, [0.5, 0.6, 0.7, 0.8]), (1, [0.8, od_top, od_top, od_top])):
+        curves = {("dp_od", ""): dict(zip(BUDGETS, od, strict=True))}
+        curves[("baseline_bai", "")] = dict(zip(BUDGETS, [0.1, 0.2, 0.3, 0.4], strict=True))
+        for variant in ("", "one_shot", "halving"):
+            curves[("dp_bai", variant)] = dict(
+                zip(BUDGETS, [min(1.0, x + 0.3) for x in od[:1]] + [bai_top] * 3, strict=True)
+            )
+        table += rows("sensitivity", panel, "budget", curves, eps=[0.1, 1.0][panel])
+    write(root / "figures" / "chen2024" / "sensitivity.csv", table)
+    return Context(root, "chen2024", figure_dir=root / "fig")
+
+
+@pytest.mark.parametrize("od_top, bai_top, shown", [(0.99, 1.0, True), (0.9, 0.93, False)])  # room, no lead
+def test_ceiling(tmp_path, od_top, bai_top, shown):
+    f = chen2024.ceiling(sensitivity(tmp_path, od_top, bai_top))
+    assert f.confirmed is shown, f.result
+    assert f.conclusion == (TEXT_OPEN if shown else RECONSTRUCTION)
+    assert "dexp vs dp_od, panel 1: won 1/4" in f.result  # at ε = 1 DP-BAI leads at one budget of four
