@@ -184,7 +184,7 @@ def _describe(rows: list[dict]) -> str:
 def ceiling(ctx: Context) -> Finding:
     rows = ceiling_panels(_rates(ctx.results, "sensitivity"))
     short = [r for r in rows if not r["lost"] and r["won"] <= MOST * r["n"]]  # fail (or not hold) by a missing lead
-    capped = short  # the ceiling alone forbids a majority
+    capped = [r for r in short if r["ceiling"] >= (1 - MOST) * r["n"]]  # the ceiling alone forbids a majority
     lossy = [r for r in rows if r["lost"]]
     confirmed = bool(short) and len(capped) == len(short)
     losses = "; ".join(f"{_label(r)}: {r['lost']} lost" for r in lossy)
