@@ -47,6 +47,10 @@ def write_tables(root, finals):
             runs += [dict(figure=fig, algorithm=alg, variant="", pulls="9000 500 300 200 100")] * 2
         pd.DataFrame(rows).to_csv(base / f"{fig}.csv", index=False)
         pd.DataFrame(runs).to_csv(base / f"{fig}_runs.csv", index=False)
+    (root / "claims").mkdir()
+    ledger = [dict(claim_id="1", reading="default", verdict="fails", numbers="fig1 ε=0.5=0.5")]
+    ledger.append(dict(claim_id="1", reading="alpha=4", verdict="fails", numbers="fig1 ε=0.5=0.4; fig2 ε=0.5=0.3"))
+    pd.DataFrame(ledger).to_csv(root / "claims" / "hu2022.csv", index=False)
     return Context(root, "hu2022", seed=0, scale={"max_runs": RUNS}, figure_dir=root / "fig")
 
 
@@ -64,6 +68,7 @@ def test_confirmed_when_the_lower_level_closes_the_gap(tmp_path, twins):
     f = hu2022.klucb_level(write_tables(tmp_path, finals))
     assert f.confirmed, f.result
     assert f.conclusion == PUBLISHED
+    assert "other readings (the ledger): alpha=4 0.30 .. 0.40" in f.result
     assert (tmp_path / "fig" / f.figure).exists()
 
 

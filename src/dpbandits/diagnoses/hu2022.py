@@ -133,6 +133,16 @@ def suboptimal_pulls(ctx: Context, algorithm: str) -> float:
     return float(np.mean(total))
 
 
+def reading_ranges(ctx: Context) -> dict[str, tuple[float, float]]:
+    """{reading: (smallest, largest) ratio Lazy-DP-TS / AdaP-KLUCB over the panels} of claim 1's other readings."""
+    out = {}
+    for reading in ctx.ledger.loc[(ctx.ledger["claim_id"] == "1") & (ctx.ledger["reading"] != "default"), "reading"]:
+        values = [float(v) for v in ctx.numbers("1", reading).values()]
+        if values:
+            out[reading] = (min(values), max(values))
+    return out
+
+
 def _draw(ctx: Context, rows: list[dict]) -> str:
     import matplotlib
 
@@ -166,6 +176,7 @@ def klucb_level(ctx: Context) -> Finding:
     inside = sum(SIMILAR[0] <= r["ratio_low"] <= SIMILAR[1] for r in rows)
     horizon, runs = ctx.cap_horizon(1_000_000), ctx.cap_runs(RUNS)
     pulls = suboptimal_pulls(ctx, "adap_klucb") / suboptimal_pulls(ctx, "lazy_dp_ts")
+    readings = "; ".join(f"{r} {a:.2f} .. {b:.2f}" for r, (a, b) in reading_ranges(ctx).items()) or "none"
     per_panel = "; ".join(
         f"{r['panel']}: {r['ratio']:.2f} → {r['ratio_low']:.2f} (AdaP-KLUCB {r['adap'][0]:.0f} ± {r['adap'][1]:.0f}, "
         f"twin {r['twin'][0]:.0f} ± {r['twin'][1]:.0f}, ablated {r['low'][0]:.0f} ± {r['low'][1]:.0f})"
@@ -192,7 +203,8 @@ def klucb_level(ctx: Context) -> Finding:
         result=(
             f"Ratio Lazy-DP-TS / AdaP-KLUCB {lo:.2f} .. {hi:.2f} as run, {lo2:.2f} .. {hi2:.2f} at the level "
             f"ln t / n ({inside} of {len(rows)} panels inside [{SIMILAR[0]:g}, {SIMILAR[1]:g}]); suboptimal pulls "
-            f"AdaP-KLUCB / Lazy-DP-TS {pulls:.2f} (figures, all panels). {per_panel}."
+            f"AdaP-KLUCB / Lazy-DP-TS {pulls:.2f} (figures, all panels). {per_panel}. The ratio under the other "
+            f"readings (the ledger): {readings}."
         ),
         confirmed=confirmed,
         conclusion=PUBLISHED if confirmed else RECONSTRUCTION,
@@ -226,5 +238,6 @@ DIAGNOSES: list[Diagnosis] = [
         ("1",),
         "Lazy-DP-TS is not similar to AdaP-KLUCB: AdaP-KLUCB's α > 3 triples KL-UCB's exploration",
         klucb_level,
+        readings=True,
     )
 ]
