@@ -10,10 +10,9 @@ from dpbandits.instances import means_for
 HORIZON, RUNS, EPS = 20_000, 8, 0.5
 
 
-def twin_means(seed=0):
+def twin_means(root, seed=0):
     """{figure: (AdaP-KLUCB as published, at the lowered level)} of the collapsed twin, as the analysis runs it."""
-    ctx = Context.__new__(Context)
-    ctx.seed, ctx.scale = seed, {"max_runs": RUNS}
+    ctx = Context(root, "hu2022", seed=seed, scale={"max_runs": RUNS})
     out, stream = {}, 0
     for fig, inst in hu2022.FIGURES.items():
         m = means_for({"name": inst})
@@ -55,8 +54,8 @@ def write_tables(root, finals):
 
 
 @pytest.fixture(scope="module")
-def twins():
-    return twin_means()
+def twins(tmp_path_factory):
+    return twin_means(tmp_path_factory.mktemp("twins"))
 
 
 def test_confirmed_when_the_lower_level_closes_the_gap(tmp_path, twins):
