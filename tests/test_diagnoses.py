@@ -16,6 +16,7 @@ ROWS = [  # claim, verdict, robustness, reading
     ("C2", "holds", "robust", "default"),
     ("C3", "holds", "depends", "default"),
     ("C4", "fails", "unsettled", "default"),
+    ("C5", "fails", "no readings", "default"),
     ("C1", "fails", "", "v=2"),
     ("C2", "holds", "", "v=2"),
     ("C3", "fails", "", "v=2"),
@@ -83,7 +84,7 @@ SETTINGS = {
 
 def test_the_context_reads_claims_numbers_and_pull_counts(results):
     ctx = Context(results, PAPER, figure_dir=results / "draw")
-    assert list(ctx.claims.index) == ["C1", "C2", "C3", "C4"]
+    assert list(ctx.claims.index) == ["C1", "C2", "C3", "C4", "C5"]
     assert ctx.numbers("C1") == {"gap at T": "12.5", "where=fig1 t": "10"}  # a value with "=" is not recoverable
     assert ctx.numbers("C2") == {}
     assert ctx.verdict("C3") == "holds" and ctx.claims.loc["C3", "changed_by"] == "v=2: fails"
@@ -100,9 +101,9 @@ def test_a_finding_names_an_unknown_conclusion():
 def test_claims_that_need_a_diagnosis_are_those_failing_robustly_or_depending(results):
     verdicts = pd.read_csv(results / "claims" / f"{PAPER}.csv", keep_default_na=False)
     verdicts = verdicts[verdicts["reading"] == "default"]
-    assert undiagnosed(verdicts, set()) == ["C1", "C3"]  # not C2 (holds, robust) nor C4 (fails, unsettled)
-    assert undiagnosed(verdicts, {"C1"}) == ["C3"]
-    assert undiagnosed(verdicts, {"C1", "C3"}) == []
+    assert undiagnosed(verdicts, set()) == ["C1", "C3", "C5"]  # not C2 (holds, robust) nor C4 (fails, unsettled)
+    assert undiagnosed(verdicts, {"C1", "C5"}) == ["C3"]
+    assert undiagnosed(verdicts, {"C1", "C3", "C5"}) == []
 
 
 @pytest.mark.parametrize("confirmed", [True, False])
@@ -120,7 +121,7 @@ def test_the_report_opens_on_verdicts_and_diagnoses_and_reads_offline(results, c
     assert ("our reconstruction is suspect" in page) is not confirmed
     assert "&lt;quoted&gt;" in page and "<em>index</em>" in page  # quotes escaped, Markdown rendered
     assert page.count("data:image/png;base64,") == 2  # the diagnosis's drawing and fig1, not the diagnostic figure
-    assert "without a diagnosis: C3" in page  # C3 depends on a reading and has none
+    assert "without a diagnosis: C3, C5" in page  # C3 depends on a reading, C5 fails without readings
     assert "int_update" in page and "omega_high" not in page  # DP-UCB-INT's reading axes, no instance's
     assert remote_fetches(page) == []
     table = findings_table(PAPER, found)

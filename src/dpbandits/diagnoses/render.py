@@ -56,9 +56,10 @@ def _table(df: pd.DataFrame, colour: dict | None = None) -> str:
 
 
 def undiagnosed(verdicts: pd.DataFrame, diagnosed: set[str]) -> list[str]:
-    """Claim ids that need a diagnosis and have none: a default verdict that fails robustly, or depends."""
+    """Claim ids that need a diagnosis and have none: a default verdict that fails robustly (or with no reading to
+    vary), or that depends on a reading."""
     need = verdicts[
-        ((verdicts["verdict"] == "fails") & (verdicts["robustness"] == "robust"))
+        ((verdicts["verdict"] == "fails") & verdicts["robustness"].isin(["robust", "no readings"]))
         | (verdicts["robustness"] == "depends")
     ]
     return [c for c in need["claim_id"] if c not in diagnosed]
