@@ -205,10 +205,12 @@ def manifest(reading: Reading, figures: dict, sims: dict) -> dict:
 
 
 def expand_readings(config: dict, sims: dict) -> dict[str, tuple[Reading, dict]]:
-    """{slug: (Reading, {paper: {figure: Figure}})} of every reading; adds the new configurations to ``sims``.
+    """{slug: (Reading, {paper: {figure: Figure}})} of every reading; adds the new configurations its figures use
+    to ``sims``.
 
     ``sims`` is the default expansion's {cid: SimSpec}; configurations a reading does not change keep
-    their cid and are not added again. New ones get ``readings.runs`` caps (:func:`cap_runs`).
+    their cid and are not added again. New ones get ``readings.runs`` caps (:func:`cap_runs`). A reading covers
+    its papers' figures, not their diagnostic figures (``diagnostics/<name>``, the replication report's).
     """
     default_cids = set(sims)
     out = {}
