@@ -8,9 +8,9 @@ for _paper in PAPERS:
             f"claims_{_paper}"
         input:
             [
-                f
-                for f in figure_files(_paper)
-                if f.endswith(".csv") and "/diagnostics/" not in f
+                f"{RESULTS}/figures/{_paper}/{name}.csv"
+                for name in FIGURES[_paper]
+                if not catalogue.is_diagnostic(name)
             ],
             [f for slug in paper_readings(_paper) for f in reading_tables(_paper, slug)],
             script_sources("paper_claims.py"),

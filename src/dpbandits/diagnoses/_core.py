@@ -154,6 +154,16 @@ class Context:
 
         return {cid: load_groups(paths, cid) for cid, paths in self.sims_files[figure].items()}
 
+    def save(self, fig, name: str, dpi: int = 150) -> str:
+        """Lay out, write and close the matplotlib figure ``fig`` as ``figure_dir/name``; returns ``name`` (what
+        :attr:`Finding.figure` takes)."""
+        import matplotlib.pyplot as plt
+
+        fig.tight_layout()
+        fig.savefig(self.figure_dir / name, dpi=dpi)
+        plt.close(fig)
+        return name
+
     def cap_runs(self, runs: int) -> int:
         """``runs`` under the config's ``max_runs`` cap (a smoke run's twin experiments stay small)."""
         return min(runs, self.scale.get("max_runs", runs))

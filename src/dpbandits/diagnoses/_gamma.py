@@ -111,10 +111,7 @@ def gamma_dose(ctx: Context, figures, claims, name: str, quotes=(QUOTE_SECTION5,
         ax.plot(xs, xs, "k:", lw=1, label="regret ∝ Γ")
         ax.set(xlabel="ln(Γ reading / Γ default)", ylabel="ln(DP-UCB regret at T, ratio)")
         ax.legend(fontsize=7)
-        fig = f"{name}.png"
-        f.tight_layout()
-        f.savefig(ctx.figure_dir / fig, dpi=120)
-        plt.close(f)
+        fig = ctx.save(f, f"{name}.png", dpi=120)
     result = (
         "\n".join(lines) + f"\n\nDP-UCB's regret at T against Γ over {len(pts)} (reading, setting) points: elasticity "
         f"{b:.2f} ± {se:.2f} (1 = regret proportional to Γ). Criterion: elasticity above {MIN_ELASTICITY:g} by more "

@@ -103,10 +103,7 @@ def _draw_dose(ctx: Context, timer, d: pd.DataFrame, name: str) -> str:
     ax.set_xticks(MULTS, [f"{m:g}" for m in MULTS], minor=False)
     ax.set_xticks([], minor=True)
     ax.legend(fontsize=7)
-    f.tight_layout()
-    f.savefig(ctx.figure_dir / f"{name}.png", dpi=120)
-    plt.close(f)
-    return f"{name}.png"
+    return ctx.save(f, f"{name}.png", dpi=120)
 
 
 def _timer(ctx: Context, instance: str):
@@ -122,6 +119,11 @@ def _table(eff: pd.DataFrame) -> str:
             f"{math.exp(r.c):.2f} |"
         )
     return "\n".join(lines)
+
+
+def _ledger(ctx: Context, claim: str, figures: str) -> str:
+    """The claim's ledger numbers as a sentence of a result."""
+    return f"Ledger ({figures}): " + ("; ".join(f"{k} {v}" for k, v in ctx.numbers(claim).items()) or "none")
 
 
 def experiment_text(ctx: Context, instance: str, extra: str = "") -> str:
@@ -154,7 +156,7 @@ def halting_c1(ctx: Context, claim: str, quotes) -> Finding:
         + "\n\nDose-response at K = 5: elasticity of the elimination time in M "
         + "; ".join(f"ε = {r.epsilon:g}: {r.slope:.2f} ± {r.slope_se:.2f}" for r in d.itertuples())
         + f". Criterion: elasticity above 1 by more than {Z:g} s.e. at every ε: {'met' if shown else 'not met'}. "
-        "Ledger (Figures A.1, A.5): " + ("; ".join(f"{k} {v}" for k, v in ctx.numbers(claim).items()) or "none")
+        + _ledger(ctx, claim, "Figures A.1, A.5")
     )
     mechanism = (
         "The halting test compares the largest empirical gap (Δ = 0.05 in C1) with M h_r, h_r ∝ 1/√r, so where the "
@@ -206,7 +208,7 @@ def halting_c2(ctx: Context, claim: str, quotes) -> Finding:
         _table(eff)
         + f"\n\nStandard / modified above 2 beyond {Z:g} s.e. at: {where}. There, ln(M alone) - ln(C alone) = "
         f"{diff:.2f} ± {se:.2f}. Criterion: above 0 by more than {Z:g} s.e.: {'met' if shown else 'not met'}. "
-        "Ledger (Figures A.2, A.6): " + ("; ".join(f"{k} {v}" for k, v in ctx.numbers(claim).items()) or "none")
+        + _ledger(ctx, claim, "Figures A.2, A.6")
     )
     mechanism = (
         "The thesis explains 'not long after' by the privacy term O(log(T)/ε) setting the halting in C2. But C2's "

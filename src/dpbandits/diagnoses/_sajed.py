@@ -130,10 +130,7 @@ def _draw_early(ctx: Context, curves: pd.DataFrame, tab: pd.DataFrame, name: str
     f, ax = plt.subplots(figsize=(5, 3.2))
     _ratio_paths(ax, curves, tab)
     ax.set_title("settings below 5 at T/10: the ratio over time", fontsize=9)
-    f.tight_layout()
-    f.savefig(ctx.figure_dir / f"{name}.png", dpi=120)
-    plt.close(f)
-    return f"{name}.png"
+    return ctx.save(f, f"{name}.png", dpi=120)
 
 
 def early(ctx: Context, figures, name: str, quotes=(QUOTE_SECTION5, QUOTE_SHAPE)) -> Finding:

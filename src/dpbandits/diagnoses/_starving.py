@@ -95,6 +95,14 @@ def mean_hw(x) -> tuple[float, float]:
     return float(x.mean()), float(halfwidth(x.std(ddof=1) / math.sqrt(x.size), x.size - 1))
 
 
+def starving_summary(g: pd.DataFrame) -> dict:
+    """Runs, starving runs and the mean final regret (95 % half-width) with and without them, of rows ``g`` of a
+    runs table labelled by :func:`label_runs`."""
+    m, hw = mean_hw(g["final_regret"])
+    mk, hwk = mean_hw(g.loc[~g["starving"], "final_regret"])
+    return {"runs": len(g), "starving": int(g["starving"].sum()), "mean": m, "hw": hw, "mean_kept": mk, "hw_kept": hwk}
+
+
 def theory_violations(ctx) -> str:
     """The curves the claims ledger's theory check found above their bound ("none"; "n/a" before the ledger).
 

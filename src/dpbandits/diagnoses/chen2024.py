@@ -81,11 +81,7 @@ def _draw_schedules(ctx: Context, df: pd.DataFrame) -> str:
     ax.set_yscale("symlog", linthresh=1e-3)  # errors from 0 (every trial right) to ~0.7
     ax.set(ylim=(0, 1), xlabel="ε (T = 2000)", ylabel="error rate 1 - success (± 2 s.e.)")
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    name = "chen2024_schedules.png"
-    fig.savefig(ctx.figure_dir / name, dpi=150)
-    plt.close(fig)
-    return name
+    return ctx.save(fig, "chen2024_schedules.png")
 
 
 def schedule_floor(ctx: Context) -> Finding:
@@ -288,11 +284,7 @@ def _draw_dose(ctx: Context, df: pd.DataFrame, gap: float) -> str:
         ylabel="success rate (± 2 s.e.)",
     )
     ax.legend(fontsize=6, ncol=2)
-    fig.tight_layout()
-    name = "chen2024_ratio_dose.png"
-    fig.savefig(ctx.figure_dir / name, dpi=150)
-    plt.close(fig)
-    return name
+    return ctx.save(fig, "chen2024_ratio_dose.png")
 
 
 def ratio_range(ctx: Context) -> Finding:

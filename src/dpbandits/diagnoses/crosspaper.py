@@ -11,7 +11,16 @@ import math
 import pandas as pd
 
 from ._core import PUBLISHED, RECONSTRUCTION, Context, Diagnosis, Finding, Quote
-from ._starving import INT, NO_NOISE, ablation, label_runs, mean_hw, means_of, share, theory_violations
+from ._starving import (
+    INT,
+    NO_NOISE,
+    ablation,
+    label_runs,
+    means_of,
+    share,
+    starving_summary,
+    theory_violations,
+)
 
 PAPER = "crosspaper"
 FIGURES = ("C1", "C2", "C3", "C4", "tossou_2arm", "tossou_10arm", "hu_setting1", "hu_setting2")
@@ -29,20 +38,13 @@ def int_curves(ctx: Context) -> pd.DataFrame:
         runs = label_runs(runs[runs["algorithm"] == INT], curves)
         for eps, g in runs[runs["variant"] == ""].groupby("epsilon"):
             c = curves[(curves["algorithm"] == INT) & (curves["epsilon"] == eps)]
-            m, hw = mean_hw(g["final_regret"])
-            mk, hwk = mean_hw(g.loc[~g["starving"], "final_regret"])
             rows.append(
                 {
                     "figure": fig,
                     "epsilon": float(eps),
                     "instance": c["instance"].iloc[0],
                     "horizon": int(g["horizon"].max()),
-                    "runs": len(g),
-                    "starving": int(g["starving"].sum()),
-                    "mean": m,
-                    "hw": hw,
-                    "mean_kept": mk,
-                    "hw_kept": hwk,
+                    **starving_summary(g),
                     "bound": float(c.loc[c["t"].idxmax(), "bound"]),
                 }
             )

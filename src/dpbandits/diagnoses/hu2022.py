@@ -160,11 +160,7 @@ def _draw(ctx: Context, rows: list[dict]) -> str:
     ax.set_xticks(x, [r["panel"] for r in rows], rotation=20, fontsize=8)
     ax.set_ylabel("Lazy-DP-TS / AdaP-KLUCB, R(T)")
     ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    name = "hu2022_klucb_level.png"
-    fig.savefig(ctx.figure_dir / name, dpi=150)
-    plt.close(fig)
-    return name
+    return ctx.save(fig, "hu2022_klucb_level.png")
 
 
 def klucb_level(ctx: Context) -> Finding:

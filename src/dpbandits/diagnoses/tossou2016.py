@@ -24,6 +24,7 @@ from ._starving import (
     mean_hw,
     means_of,
     share,
+    starving_summary,
     theory_violations,
 )
 
@@ -82,8 +83,6 @@ def _int_at_horizon(curves: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     algorithm's mean final regret (``other``, ``other_hw``)."""
     rows = []
     for (fig, curve, variant), g in runs[runs["algorithm"] == INT].groupby(["figure", "curve", "variant"]):
-        m, hw = mean_hw(g["final_regret"])
-        mk, hwk = mean_hw(g.loc[~g["starving"], "final_regret"])
         others = runs[(runs["figure"] == fig) & runs["algorithm"].isin(PRIVATE) & (runs["variant"] == "")]
         best = min((mean_hw(o["final_regret"]) for _, o in others.groupby("algorithm")), default=(math.nan, 0.0))
         rows.append(
@@ -91,12 +90,7 @@ def _int_at_horizon(curves: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
                 "figure": fig,
                 "curve": curve,
                 "variant": variant,
-                "runs": len(g),
-                "starving": int(g["starving"].sum()),
-                "mean": m,
-                "hw": hw,
-                "mean_kept": mk,
-                "hw_kept": hwk,
+                **starving_summary(g),
                 "bound": _bound_at_horizon(curves, fig, curve),
                 "other": best[0],
                 "other_hw": best[1],
@@ -124,11 +118,7 @@ def _starving_figure(ctx: Context, abl: pd.DataFrame) -> str:
     right.set(xlabel="noise factor", ylabel="mean final pseudo-regret", yscale="log")
     left.legend(fontsize=7)
     mfig.suptitle("DP-UCB-INT, same draws, Laplace noise scaled (±2 s.e.)", fontsize=9)
-    mfig.tight_layout()
-    name = "tossou2016_starving.png"
-    mfig.savefig(ctx.figure_dir / name, dpi=150)
-    plt.close(mfig)
-    return name
+    return ctx.save(mfig, "tossou2016_starving.png")
 
 
 def _c1_excess(curves: pd.DataFrame) -> list[str]:
