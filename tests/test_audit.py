@@ -9,23 +9,15 @@ import pytest
 from _draws import Recorder
 
 import dpbandits
-from dpbandits import audit
-from dpbandits.audit import (
-    CONTROL_NOISE_FACTOR,
-    DEFAULT_TRIALS,
-    AuditResult,
-    ScaledNoise,
-    audit_algorithm,
-    audit_all,
-    clopper_pearson,
-    default_algorithms,
-    kernel_actions,
-    log_ratio_lower,
-    main,
-    run_policy_on_table,
-)
-from dpbandits.audit_report import power_table
+from dpbandits.audit import run
+from dpbandits.audit.cli import main
+from dpbandits.audit.loss import DEFAULT_TRIALS, AuditResult, audit_algorithm
+from dpbandits.audit.report import power_table
+from dpbandits.audit.run import CONTROL_NOISE_FACTOR, audit_all
+from dpbandits.audit.runners import default_algorithms, kernel_actions, run_policy_on_table
+from dpbandits.audit.stats import clopper_pearson, log_ratio_lower
 from dpbandits.audit_tables import generic_candidates, threshold_candidates
+from dpbandits.mechanisms import ScaledNoise
 
 # Audited at the default trials (the power run below); every private algorithm of the registry is also audited
 # at fewer trials by the contract (tests/test_contract.py).
@@ -283,7 +275,7 @@ def _fake_audit(threshold):
 )
 def test_power_rows_stop_at_the_first_factor_not_flagged(monkeypatch, threshold, expected):
     fake, calls = _fake_audit(threshold)
-    monkeypatch.setattr(audit, "audit_algorithm", fake)
+    monkeypatch.setattr(run, "audit_algorithm", fake)
     df = audit_all(["dp_ucb_bound"], trials=100)
     assert calls == [("twin", 1.0), *(("twin", f) for f in expected), ("kernel", 1.0), ("kernel", 0.02)]
     assert list(df["role"]) == ["real", "control", *["power"] * (len(expected) - 1), "real", "control"]

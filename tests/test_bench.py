@@ -4,12 +4,14 @@ import json
 
 import pytest
 
-from dpbandits import bench
+from dpbandits.bench.cli import main
+from dpbandits.bench.cost import job_overhead, makespan, ns_per_pull
+from dpbandits.bench.timing import regret_algorithms
 
 
 def test_bench_writes_json_and_markdown(tmp_path, capsys):
     out = tmp_path / "bench.json"
-    report = bench.main(
+    report = main(
         [
             "--algorithms",
             "ucb",
@@ -71,13 +73,13 @@ def test_bench_writes_json_and_markdown(tmp_path, capsys):
 
 def test_estimate_helpers():
     rows = [{"algorithm": "a", "k": 5, "fast_ns_per_pull": 10.0}, {"algorithm": "a", "k": 20, "fast_ns_per_pull": 25.0}]
-    assert bench.ns_per_pull(rows, "a", 10) == pytest.approx(15.0)
-    assert bench.ns_per_pull(rows, "a", 3) == 10.0 and bench.ns_per_pull(rows, "a", 30) == 25.0
-    assert bench.ns_per_pull(rows, "b", 5) is None
+    assert ns_per_pull(rows, "a", 10) == pytest.approx(15.0)
+    assert ns_per_pull(rows, "a", 3) == 10.0 and ns_per_pull(rows, "a", 30) == 25.0
+    assert ns_per_pull(rows, "b", 5) is None
     laws = [{**rows[0], "rewards": "beta", "fast_ns_per_pull": 40.0}, *rows]  # measured beta at K = 5 only
-    assert bench.ns_per_pull(laws, "a", 30, "beta") == 40.0 and bench.ns_per_pull(laws, "a", 30, "uniform") == 25.0
-    assert bench.makespan([3, 3, 2, 2, 2], 2) == 7 and bench.makespan([3, 3, 2, 2, 2], 1) == 12
-    assert bench.regret_algorithms() == sorted(bench.regret_algorithms()) and "dp_ucb" in bench.regret_algorithms()
+    assert ns_per_pull(laws, "a", 30, "beta") == 40.0 and ns_per_pull(laws, "a", 30, "uniform") == 25.0
+    assert makespan([3, 3, 2, 2, 2], 2) == 7 and makespan([3, 3, 2, 2, 2], 1) == 12
+    assert regret_algorithms() == sorted(regret_algorithms()) and "dp_ucb" in regret_algorithms()
 
 
 def test_job_overhead_runs_the_pipeline_entry_point():
@@ -91,13 +93,13 @@ def test_job_overhead_runs_the_pipeline_entry_point():
         "seed": 1,
         "checkpoints": 20,
     }
-    assert 0 < bench.job_overhead(spec, repeats=1) < 60
+    assert 0 < job_overhead(spec, repeats=1) < 60
 
 
 @pytest.mark.parametrize("args", [["--horizon", "0"], ["--runs", "0"], ["--reference-repeats", "0"], ["--k", "1"]])
 def test_bad_arguments(args, tmp_path):
     with pytest.raises(SystemExit) as exc:
-        bench.main([*args, "--out", str(tmp_path / "x.json"), "--no-pipeline-estimate"])
+        main([*args, "--out", str(tmp_path / "x.json"), "--no-pipeline-estimate"])
     assert exc.value.code == 2  # argparse's usage error
 
 
@@ -107,4 +109,4 @@ def test_bad_arguments(args, tmp_path):
 )
 def test_bad_values_are_named(args, culprit, tmp_path):
     with pytest.raises(ValueError, match=f"^{culprit}"):
-        bench.main([*args, "--out", str(tmp_path / "x.json"), "--no-pipeline-estimate"])
+        main([*args, "--out", str(tmp_path / "x.json"), "--no-pipeline-estimate"])

@@ -9,105 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from _tables import Tables
 
 from dpbandits.checkpoints import default_checkpoints
 from dpbandits.claims import FAILS, HOLDS, INCONCLUSIVE, PAPERS
 from dpbandits.claims.ledger import paper_claims
-
-
-class Tables:
-    """Curves of one paper, written as ``figures/<paper>/<figure>.csv`` and ``<figure>_runs.csv``.
-
-    ``sem``: absolute standard error (scalar or per checkpoint; default 0.5% of the mean); ``sem_step``: that of
-    the increment since the previous checkpoint (default 0.01% of the increment); ``bound``: a theory bound
-    (scalar or per checkpoint; default none). ``finals`` and
-    ``realised``: per-run final pseudo- and realised regret (default: the curve's final mean, ``runs`` times).
-    ``pulls``: per-run final pull counts, one string for all runs or one per run.
-    """
-
-    def __init__(self, paper: str):
-        self.paper, self.curves, self.runs = paper, [], []
-
-    def add(
-        self,
-        figure,
-        algorithm,
-        epsilon,
-        t,
-        mean,
-        *,
-        panel=0,
-        instance="C2, K=3",
-        variant="",
-        sem=None,
-        sem_step=None,
-        bound=np.nan,
-        runs=4,
-        finals=None,
-        realised=None,
-        pulls="1 2",
-    ):
-        t, mean = np.asarray(t), np.asarray(mean, dtype=float)
-        sem = 0.005 * mean if sem is None else np.broadcast_to(np.asarray(sem, dtype=float), mean.shape)
-        step = 1e-4 * np.abs(np.diff(mean, prepend=0.0))
-        sem_step = step if sem_step is None else np.broadcast_to(np.asarray(sem_step, dtype=float), mean.shape)
-        curve = f"{algorithm}{variant} (ε={epsilon})"
-        self.curves.append(
-            pd.DataFrame(
-                {
-                    "paper": self.paper,
-                    "figure": figure,
-                    "panel": panel,
-                    "panel_title": f"panel {panel}",
-                    "instance": instance,
-                    "curve": curve,
-                    "algorithm": algorithm,
-                    "variant": variant,
-                    "epsilon": epsilon,
-                    "t": t,
-                    "mean": mean,
-                    "sem": sem,
-                    "std": sem * np.sqrt(runs),
-                    "sem_step": sem_step,
-                    "min": mean,
-                    "max": mean,
-                    "runs": runs,
-                    "bound": bound,
-                }
-            )
-        )
-        finals = np.full(runs, mean[-1]) if finals is None else np.asarray(finals, dtype=float)
-        realised = finals if realised is None else np.asarray(realised, dtype=float)
-        pulls = [pulls] * len(finals) if isinstance(pulls, str) else pulls
-        for run, (final, real, p) in enumerate(zip(finals, realised, pulls, strict=True)):
-            self.runs.append(
-                {
-                    "paper": self.paper,
-                    "figure": figure,
-                    "panel": panel,
-                    "curve": curve,
-                    "algorithm": algorithm,
-                    "variant": variant,
-                    "epsilon": epsilon,
-                    "run": run,
-                    "horizon": int(t[-1]),
-                    "final_regret": final,
-                    "final_realised_regret": real,
-                    "pulls": p,
-                }
-            )
-
-    def write(self, results, copies=None) -> None:
-        """Write every figure; ``copies`` {new figure: source figure} duplicates figures under other names."""
-        base = results / "figures" / self.paper
-        base.mkdir(parents=True, exist_ok=True)
-        curves, runs = pd.concat(self.curves, ignore_index=True), pd.DataFrame(self.runs)
-        for new, src in (copies or {}).items():
-            curves = pd.concat([curves, curves[curves["figure"] == src].assign(figure=new)], ignore_index=True)
-            runs = pd.concat([runs, runs[runs["figure"] == src].assign(figure=new)], ignore_index=True)
-        for fig, df in curves.groupby("figure"):
-            df.to_csv(base / f"{fig}.csv", index=False)
-            runs[runs["figure"] == fig].to_csv(base / f"{fig}_runs.csv", index=False)
 
 
 def claims(paper, results) -> dict:

@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 import dpbandits
-from dpbandits import audit, cli, configfile
+from dpbandits import cli, configfile
+from dpbandits.audit import cli as audit_cli
 from dpbandits.io import load_npz
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -254,13 +255,13 @@ def _audit_table(real="consistent", control="violation"):
 
 
 def test_audit_check_exits_1_on_a_failed_check(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(audit, "to_markdown", lambda df, **kw: "report")
+    monkeypatch.setattr(audit_cli, "to_markdown", lambda df, **kw: "report")
     for table, failed in [
         (_audit_table(), False),
         (_audit_table(real="violation"), True),
         (_audit_table(control="consistent"), True),
     ]:
-        monkeypatch.setattr(audit, "audit_all", lambda *a, table=table: table)
+        monkeypatch.setattr(audit_cli, "audit_all", lambda *a, table=table: table)
         assert cli.main(["audit", "--out", str(tmp_path), "--algorithms", "dp_se"]) == 0  # no --check: report only
         assert cli.main(["audit", "--out", str(tmp_path), "--algorithms", "dp_se", "--check"]) == int(failed)
         err = capsys.readouterr().err
@@ -272,7 +273,8 @@ def test_no_pipeline_rule_depends_on_the_simulate_command():
     dpbandits.cli, which must not reach dpbandits.cli_simulate (editing it would rerun the audit)."""
     from dpbandits import sources
 
-    for module in ("dpbandits.audit", "dpbandits.configfile", "dpbandits.pipeline", "dpbandits.bai.jobs"):
+    commands = ("dpbandits.audit.__main__", "dpbandits.audit.cli", "dpbandits.configfile", "dpbandits.pipeline")
+    for module in (*commands, "dpbandits.bai.jobs"):
         reached = sources.closure(module)
         assert not any(path.endswith("cli_simulate.py") for path in reached), module
-    assert any(path.endswith("cli.py") for path in sources.closure("dpbandits.audit"))
+    assert any(path.endswith("dpbandits/cli.py") for path in sources.closure("dpbandits.audit.__main__"))

@@ -35,7 +35,9 @@ from _draws import recorded_reference
 from _stats import same_counts, same_distribution, same_paths, same_spread
 
 import dpbandits
-from dpbandits import ALGORITHMS, audit, reference, sources
+from dpbandits import ALGORITHMS, reference, sources
+from dpbandits.audit.loss import NO_RELEASE, audit_algorithm
+from dpbandits.audit.run import CONTROL_NOISE_FACTOR
 from dpbandits.registry import Contract, OptionalProbability, Param, Setting
 
 REGRET = [n for n, a in ALGORITHMS.items() if a.kind == "regret"]
@@ -396,10 +398,10 @@ def test_private_algorithm_passes_its_audit_and_its_control_is_flagged(name):
     plan = ALGORITHMS[name].audit
     epsilon = plan.epsilon or 1.0
     trials = TRIALS.get(name, 1000)
-    real = audit.audit_algorithm(name, epsilon, trials, seed=4)
-    control = audit.audit_algorithm(name, epsilon, trials, seed=4, noise_factor=audit.CONTROL_NOISE_FACTOR)
+    real = audit_algorithm(name, epsilon, trials, seed=4)
+    control = audit_algorithm(name, epsilon, trials, seed=4, noise_factor=CONTROL_NOISE_FACTOR)
     assert real.verdict == "consistent", real
-    assert audit.NO_RELEASE.format(control.horizon) not in control.notes, f"{name}: {control.notes}"
+    assert NO_RELEASE.format(control.horizon) not in control.notes, f"{name}: {control.notes}"
     if plan.control:
         assert control.verdict == "consistent" and plan.control in control.notes, control
     else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from _diag_tables import context, curve_rows, runs_rows, write_claims, write_figure
+from _tables import Tables, context, pulls, write_claims
 
 from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, crosspaper
 from dpbandits.diagnoses._starving import NO_NOISE, means_of
@@ -19,14 +19,14 @@ def label(fig):
     return f"{fig}, K=5" if fig.startswith("C") else fig
 
 
-def build(base, starved=(16, 32), kept=300.0):
+def build(results, starved=(16, 32), kept=300.0):
     """Every cross-paper figure: DP-UCB-INT at two epsilons, 30 runs near 300; on tossou_2arm at epsilon 1 the runs
     ``starved`` starve the best arm and the others are near ``kept``."""
     rng = np.random.default_rng(0)
+    tables = Tables(crosspaper.PAPER)
     for fig in crosspaper.FIGURES:
         means = means_of(label(fig))
         k, best = means.size, int(np.argmax(means))
-        curves, runs = [], []
         for eps in EPSILONS:
             offending = fig == "tossou_2arm" and eps == 1.0
             finals = (kept if offending else 300.0) + 10 * rng.standard_normal(30)
@@ -34,9 +34,21 @@ def build(base, starved=(16, 32), kept=300.0):
             if offending:
                 finals[: len(starved)] = 0.3 * (T - np.asarray(starved))
                 best_pulls[: len(starved)] = starved
-            runs += runs_rows(fig, "DP-UCB-INT", "dp_ucb_int", finals, best_pulls, k, best, T, eps)
-            curves += curve_rows(fig, label(fig), "DP-UCB-INT", "dp_ucb_int", eps, [finals.mean()], [1.0], 400.0, [T])
-        write_figure(base, fig, curves, runs)
+            tables.add(
+                fig,
+                "dp_ucb_int",
+                eps,
+                [T],
+                [finals.mean()],
+                instance=label(fig),
+                curve="DP-UCB-INT",
+                sem=1.0,
+                bound=400.0,
+                runs=30,
+                finals=finals,
+                pulls=pulls(best_pulls, k, best, T),
+            )
+    tables.write(results)
 
 
 def fake_ablation(rate_noise):
@@ -62,7 +74,7 @@ def results(tmp_path):
 
 
 def test_starving_confirmed_when_starving_runs_carry_the_excess(results, tmp_path, monkeypatch):
-    build(results / "figures" / "crosspaper", starved=(16, 32, 48, 64, 80, 96))
+    build(results, starved=(16, 32, 48, 64, 80, 96))
     monkeypatch.setattr(crosspaper, "ablation", fake_ablation(0.05))
     f = crosspaper.starving(context(results, "crosspaper", tmp_path))
     assert f.confirmed, f.result
@@ -71,7 +83,7 @@ def test_starving_confirmed_when_starving_runs_carry_the_excess(results, tmp_pat
 
 
 def test_starving_not_confirmed_when_the_excess_stays_without_them(results, tmp_path, monkeypatch):
-    build(results / "figures" / "crosspaper", starved=(16, 32, 48, 64, 80, 96), kept=600.0)
+    build(results, starved=(16, 32, 48, 64, 80, 96), kept=600.0)
     monkeypatch.setattr(crosspaper, "ablation", fake_ablation(0.05))
     f = crosspaper.starving(context(results, "crosspaper", tmp_path))
     assert not f.confirmed
@@ -79,7 +91,7 @@ def test_starving_not_confirmed_when_the_excess_stays_without_them(results, tmp_
 
 
 def test_starving_not_confirmed_when_the_noise_does_not_starve(results, tmp_path, monkeypatch):
-    build(results / "figures" / "crosspaper", starved=(16, 32, 48, 64, 80, 96))
+    build(results, starved=(16, 32, 48, 64, 80, 96))
     monkeypatch.setattr(crosspaper, "ablation", fake_ablation(0.0))
     f = crosspaper.starving(context(results, "crosspaper", tmp_path))
     assert not f.confirmed

@@ -3,7 +3,7 @@ synthetic results folders (tests/_sajed_tables.py)."""
 
 import numpy as np
 import pytest
-from _sajed_tables import curve_rows, run_rows, write_claims, write_figure, write_reading
+from _tables import Tables, write_claims
 
 from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, Context
 from dpbandits.diagnoses._gamma import elasticity, gamma_dose, gamma_factor
@@ -11,15 +11,17 @@ from dpbandits.diagnoses._sajed import early
 from dpbandits.diagnoses.sajed2019 import DIAGNOSES
 
 PAPER, T = "sajed2019", 100_000
+RUNS = 30  # runs per curve
 
 
 def _early_folder(tmp_path, ucb, dp_se, pulls):
     """C1, K=5, ε=1: mean regrets (at 1000, T/10, T) of DP-UCB ``ucb`` and DP-SE ``dp_se``; every DP-SE run has
     final pull counts ``pulls``."""
     t = (1000, T // 10, T)
-    curves = curve_rows("fig01", "C1, K=5", "dp_se", 1.0, list(zip(t, dp_se, strict=True)))
-    curves += curve_rows("fig01", "C1, K=5", "dp_ucb", 1.0, list(zip(t, ucb, strict=True)))
-    write_figure(tmp_path, PAPER, "fig01", curves, run_rows("fig01", "dp_se", 1.0, pulls, T))
+    tables = Tables(PAPER)
+    tables.add("fig01", "dp_se", 1.0, t, dp_se, instance="C1, K=5", sem=1.0, runs=RUNS, pulls=" ".join(map(str, pulls)))
+    tables.add("fig01", "dp_ucb", 1.0, t, ucb, instance="C1, K=5", sem=1.0, runs=RUNS, pulls=None)
+    tables.write(tmp_path)
     write_claims(tmp_path, PAPER, [{"claim_id": "C-1 (T/10)", "verdict": "fails"}])
     return Context(tmp_path, PAPER, figure_dir=tmp_path / "figs")
 
@@ -46,16 +48,17 @@ def test_early_not_shown_when_dp_se_grows_instead(tmp_path):
 
 def _gamma_folder(tmp_path, power):
     """DP-UCB's regret at T under gamma_denominator=2 equals the default's times (Γ factor)^power."""
-    curves, reading = [], []
+    curves, reading = Tables(PAPER), Tables(PAPER)
     for eps in (0.1, 0.25, 0.5, 1.0):
         base = 10_000 / eps
-        curves += curve_rows("fig05", "C1, K=5", "dp_se", eps, [(T, 100.0)], sem=1.0)
-        curves += curve_rows("fig05", "C1, K=5", "dp_ucb", eps, [(T, base)], sem=base / 100)
+        curves.add("fig05", "dp_se", eps, [T], [100.0], instance="C1, K=5", sem=1.0, runs=RUNS, pulls=None)
+        curves.add("fig05", "dp_ucb", eps, [T], [base], instance="C1, K=5", sem=base / 100, runs=RUNS, pulls=None)
         factor = gamma_factor("gamma_denominator=2", "C1, K=5", T, eps)
         assert factor == pytest.approx(eps / 2)
-        reading += curve_rows("fig05", "C1, K=5", "dp_ucb", eps, [(T, base * factor**power)], sem=base / 100, runs=4)
-    write_figure(tmp_path, PAPER, "fig05", curves)
-    write_reading(tmp_path, PAPER, "gamma_denominator=2", "fig05", reading)
+        final = [base * factor**power]
+        reading.add("fig05", "dp_ucb", eps, [T], final, instance="C1, K=5", sem=base / 100, runs=4, pulls=None)
+    curves.write(tmp_path)
+    reading.write(tmp_path, reading="gamma_denominator=2")
     rows = [
         {"claim_id": "C-1 (final)", "verdict": "fails", "robustness": "depends", "changed_by": "gamma_log=2 -> holds"},
         {"claim_id": "C-1 (better)", "verdict": "holds"},

@@ -4,7 +4,7 @@ tables, the halting analyses on synthetic elimination times and on a tiny real r
 import math
 
 import pytest
-from _sajed_tables import curve_rows, write_claims, write_figure
+from _tables import Tables, write_claims
 
 from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, Context
 from dpbandits.diagnoses._halting import (
@@ -26,12 +26,12 @@ EPS = (0.1, 0.25, 0.5, 1.0)
 
 def _split_folder(tmp_path, ucb_power):
     """C1, K=5: DP-SE 2's regret flat in ε, DP-UCB's as 20000 ε^ucb_power."""
-    curves = []
+    tables = Tables(PAPER)
     for eps in EPS:
         ucb = 20_000 * eps**ucb_power
-        curves += curve_rows("figA_1", "C1, K=5", "dp_se2", eps, [(T, 40_000.0)], sem=400.0)
-        curves += curve_rows("figA_1", "C1, K=5", "dp_ucb", eps, [(T, ucb)], sem=ucb / 100)
-    write_figure(tmp_path, PAPER, "figA_1", curves)
+        tables.add("figA_1", "dp_se2", eps, [T], [40_000.0], instance="C1, K=5", sem=400.0, runs=30, pulls=None)
+        tables.add("figA_1", "dp_ucb", eps, [T], [ucb], instance="C1, K=5", sem=ucb / 100, runs=30, pulls=None)
+    tables.write(tmp_path)
     numbers = "small ε or K=20: wins/ties/losses=0/0/2; others: DP-UCB wins=2; others=2"
     write_claims(tmp_path, PAPER, [{"claim_id": "C-3 (C1 split)", "verdict": "fails", "numbers": numbers}])
     return Context(tmp_path, PAPER, figure_dir=tmp_path / "figs")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from _diag_tables import context, curve_rows, reading_dir, runs_rows, write_claims, write_figure
+from _tables import Tables, context, pulls, write_claims
 
-from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, tossou2016
+from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, _tossou_starving, tossou2016
 from dpbandits.diagnoses._starving import NO_NOISE, ablation
 from dpbandits.instances import NAMED
 
@@ -25,7 +25,8 @@ def _normal(rng, centre, sd, n=100):
 
 
 def build(
-    base,
+    results,
+    reading=None,
     starved=(16, 32, 48),
     dpucb_sd=5.0,
     pucb_sd=50.0,
@@ -35,20 +36,20 @@ def build(
     literal=None,
     early=None,
 ):
-    """Figure 2's four tables in ``base``: DP-UCB-INT with runs starving the best arm in fig2a at ``starved``
-    best-arm pulls, the other curves normal around fixed levels (DP-UCB's s.d. ``dpucb_sd`` in the figures ``wide``);
-    ``literal``: (final regret, best-arm pulls) of an extra DP-UCB-INT curve, variant "A literal"; ``early``:
-    {algorithm: mean regret at the first checkpoint of fig2d}."""
+    """Figure 2's four tables in ``results`` (in ``reading``'s folder, if given): DP-UCB-INT with runs starving the
+    best arm in fig2a at ``starved`` best-arm pulls, the other curves normal around fixed levels (DP-UCB's s.d.
+    ``dpucb_sd`` in the figures ``wide``); ``literal``: (final regret, best-arm pulls) of an extra DP-UCB-INT curve,
+    variant "A literal"; ``early``: {algorithm: mean regret at the first checkpoint of fig2d}."""
     rng = np.random.default_rng(0)
     levels = {"ucb": 70.0, "dp_ucb_int": 50.0, "dp_ucb_tossou": 500.0 + dpucb_shift, "dp_ucb_bound": 300.0}
     levels["dp_ucb_bound"] += bound_shift
     levels["private_ucb"] = 9000.0
+    tables = Tables("tossou2016")
     for fig, (inst, eps) in PANELS.items():
         sd = dpucb_sd if fig in wide else 5.0
         sds = {"ucb": 5.0, "dp_ucb_int": 5.0, "dp_ucb_tossou": sd, "dp_ucb_bound": 5.0, "private_ucb": pucb_sd}
         means = NAMED[inst]
         k, best = len(means), int(np.argmax(means))
-        curves, runs = [], []
         for alg, label in LABELS.items():
             finals = _normal(rng, levels[alg], sds[alg])
             best_pulls = np.full(100, T - 1000)
@@ -58,28 +59,42 @@ def build(
                 finals[: len(starved)] = 0.3 * (T - np.asarray(starved))
                 best_pulls[: len(starved)] = starved
             e = np.nan if alg == "ucb" else eps  # UCB does not depend on epsilon (the pipeline writes NaN)
-            runs += runs_rows(fig, label, alg, finals, best_pulls, k, best, T, e)
             bound = 315.0 if alg == "dp_ucb_int" else np.nan
             m, s = finals.mean(), finals.std(ddof=1) / 10
             first = (early or {}).get(alg, m / 10) if fig == "fig2d" else m / 10
-            curves += curve_rows(fig, inst, label, alg, e, [first, m / 2, m], [s, s, s], bound, TS)
+            tables.add(
+                fig,
+                alg,
+                e,
+                TS,
+                [first, m / 2, m],
+                instance=inst,
+                curve=label,
+                sem=s,
+                bound=bound,
+                runs=100,
+                finals=finals,
+                pulls=pulls(best_pulls, k, best, T),
+            )
         if literal:
             finals, bp = _normal(rng, literal[0], 5.0), np.full(100, literal[1])
-            runs += runs_rows(fig, "DP-UCB-INT A literal", "dp_ucb_int", finals, bp, k, best, T, eps, "A literal")
             m = finals.mean()
-            curves += curve_rows(
+            tables.add(
                 fig,
-                inst,
-                "DP-UCB-INT A literal",
                 "dp_ucb_int",
                 eps,
-                [m / 10, m / 2, m],
-                [1, 1, 1],
-                315.0,
                 TS,
-                "A literal",
+                [m / 10, m / 2, m],
+                instance=inst,
+                variant="A literal",
+                curve="DP-UCB-INT A literal",
+                sem=1.0,
+                bound=315.0,
+                runs=100,
+                finals=finals,
+                pulls=pulls(bp, k, best, T),
             )
-        write_figure(base, fig, curves, runs)
+    tables.write(results, reading=reading)
 
 
 def fake_ablation(rates):
@@ -102,13 +117,13 @@ NOISE_DRIVEN = {NO_NOISE: 0.0, 0.5: 0.004, 1.0: 0.04, 2.0: 0.15}
 
 @pytest.fixture
 def results(tmp_path):
-    build(tmp_path / "figures" / "tossou2016")
+    build(tmp_path)
     write_claims(tmp_path, "tossou2016", [{"claim_id": "C3", "reading": "default", "verdict": "holds"}])
     return tmp_path
 
 
 def test_starving_confirmed_when_the_noise_starves_runs_at_releases(results, tmp_path, monkeypatch):
-    monkeypatch.setattr(tossou2016, "ablation", fake_ablation(NOISE_DRIVEN))
+    monkeypatch.setattr(_tossou_starving, "ablation", fake_ablation(NOISE_DRIVEN))
     f = tossou2016.starving(context(results, "tossou2016", tmp_path))
     assert f.confirmed, f.result
     assert f.conclusion == PUBLISHED
@@ -118,16 +133,16 @@ def test_starving_confirmed_when_the_noise_starves_runs_at_releases(results, tmp
 
 
 def test_starving_not_confirmed_when_the_ablation_keeps_them(results, tmp_path, monkeypatch):
-    monkeypatch.setattr(tossou2016, "ablation", fake_ablation(dict.fromkeys(NOISE_DRIVEN, 0.04)))
+    monkeypatch.setattr(_tossou_starving, "ablation", fake_ablation(dict.fromkeys(NOISE_DRIVEN, 0.04)))
     f = tossou2016.starving(context(results, "tossou2016", tmp_path))
     assert not f.confirmed
     assert f.conclusion == RECONSTRUCTION
 
 
 def test_starving_not_confirmed_when_runs_stop_between_releases(tmp_path, monkeypatch):
-    build(tmp_path / "figures" / "tossou2016", starved=(16, 37))
+    build(tmp_path, starved=(16, 37))
     write_claims(tmp_path, "tossou2016", [{"claim_id": "C3", "reading": "default", "verdict": "holds"}])
-    monkeypatch.setattr(tossou2016, "ablation", fake_ablation(NOISE_DRIVEN))
+    monkeypatch.setattr(_tossou_starving, "ablation", fake_ablation(NOISE_DRIVEN))
     f = tossou2016.starving(context(tmp_path, "tossou2016", tmp_path))
     assert not f.confirmed
     assert f.numbers["starving runs at a multiple of f"] == "1 of 2"
@@ -149,14 +164,14 @@ def test_spreads_confirmed_when_outliers_carry_them(results, tmp_path):
 
 
 def test_spreads_text_open_when_only_the_small_epsilon_scatters(tmp_path):
-    build(tmp_path / "figures" / "tossou2016", dpucb_sd=300.0, wide=("fig2b",))
+    build(tmp_path, dpucb_sd=300.0, wide=("fig2b",))
     f = tossou2016.spreads(context(tmp_path, "tossou2016", tmp_path))
     assert not f.confirmed
     assert f.conclusion == TEXT_OPEN
 
 
 def test_spreads_not_confirmed_when_scatter_carries_them(tmp_path):
-    build(tmp_path / "figures" / "tossou2016", dpucb_sd=300.0)
+    build(tmp_path, dpucb_sd=300.0)
     f = tossou2016.spreads(context(tmp_path, "tossou2016", tmp_path))
     assert not f.confirmed
     assert f.conclusion == RECONSTRUCTION
@@ -164,9 +179,9 @@ def test_spreads_not_confirmed_when_scatter_carries_them(tmp_path):
 
 
 def _readings(results, pucb_sd=50.0):
-    build(reading_dir(results, "tossou2016", "nu_form=tr_ln_n"), bound_shift=400.0, pucb_sd=pucb_sd)
-    build(reading_dir(results, "tossou2016", "hybrid_split=none"), dpucb_shift=-300.0)
-    build(reading_dir(results, "tossou2016", "bound_sqrt=False"))
+    build(results, "nu_form=tr_ln_n", bound_shift=400.0, pucb_sd=pucb_sd)
+    build(results, "hybrid_split=none", dpucb_shift=-300.0)
+    build(results, "bound_sqrt=False")
 
 
 def test_private_ucb_spread_confirmed_when_every_run_explores(results, tmp_path):
@@ -222,14 +237,14 @@ def literal_ablation(noisy, quiet):
 
 
 def _literal_world(tmp_path, best_pulls):
-    build(tmp_path / "figures" / "tossou2016", starved=(), literal=(900.0, best_pulls))
+    build(tmp_path, starved=(), literal=(900.0, best_pulls))
     rows = [{"claim_id": "theory", "reading": "default", "verdict": "fails", "numbers": "violations=fig2a X (ε=1)"}]
     write_claims(tmp_path, "tossou2016", rows)
     return context(tmp_path, "tossou2016", tmp_path)
 
 
 def test_literal_bound_confirmed_when_the_literal_reading_explores_more(tmp_path, monkeypatch):
-    monkeypatch.setattr(tossou2016, "ablation", literal_ablation(900.0, 60.0))
+    monkeypatch.setattr(_tossou_starving, "ablation", literal_ablation(900.0, 60.0))
     f = tossou2016.literal_bound(_literal_world(tmp_path, T - 3000))
     assert f.confirmed, f.result
     assert f.conclusion == PUBLISHED
@@ -238,14 +253,14 @@ def test_literal_bound_confirmed_when_the_literal_reading_explores_more(tmp_path
 
 
 def test_literal_bound_not_confirmed_without_extra_exploration(tmp_path, monkeypatch):
-    monkeypatch.setattr(tossou2016, "ablation", literal_ablation(900.0, 60.0))
+    monkeypatch.setattr(_tossou_starving, "ablation", literal_ablation(900.0, 60.0))
     f = tossou2016.literal_bound(_literal_world(tmp_path, T - 1000))
     assert not f.confirmed
     assert f.conclusion == RECONSTRUCTION
 
 
 def test_literal_bound_not_confirmed_when_the_noise_is_not_the_cause(tmp_path, monkeypatch):
-    monkeypatch.setattr(tossou2016, "ablation", literal_ablation(900.0, 900.0))
+    monkeypatch.setattr(_tossou_starving, "ablation", literal_ablation(900.0, 900.0))
     f = tossou2016.literal_bound(_literal_world(tmp_path, T - 3000))
     assert not f.confirmed
 
@@ -255,7 +270,7 @@ UNIFORM_10ARM = 1_000 * 0.395  # uniform play's regret at t = 1000 in the 10-arm
 
 def test_round_robin_text_open_while_everyone_explores_uniformly(tmp_path):
     early = {"dp_ucb_bound": UNIFORM_10ARM, "private_ucb": UNIFORM_10ARM}
-    build(tmp_path / "figures" / "tossou2016", starved=(), early=early)
+    build(tmp_path, starved=(), early=early)
     f = tossou2016.round_robin(context(tmp_path, "tossou2016", tmp_path))
     assert f.confirmed, f.result
     assert f.conclusion == TEXT_OPEN
@@ -263,13 +278,13 @@ def test_round_robin_text_open_while_everyone_explores_uniformly(tmp_path):
 
 
 def test_round_robin_not_confirmed_when_an_exploiting_algorithm_is_not_below(tmp_path):
-    build(tmp_path / "figures" / "tossou2016", starved=(), early={"dp_ucb_bound": 200.0, "private_ucb": 200.0})
+    build(tmp_path, starved=(), early={"dp_ucb_bound": 200.0, "private_ucb": 200.0})
     f = tossou2016.round_robin(context(tmp_path, "tossou2016", tmp_path))
     assert not f.confirmed
     assert f.conclusion == RECONSTRUCTION
 
 
 def test_round_robin_not_confirmed_when_private_ucb_is_worst_everywhere(tmp_path):
-    build(tmp_path / "figures" / "tossou2016", starved=())
+    build(tmp_path, starved=())
     f = tossou2016.round_robin(context(tmp_path, "tossou2016", tmp_path))
     assert not f.confirmed

@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import norm
 
 import dpbandits
-from dpbandits.audit import counter_loss
+from dpbandits.audit.counters import counter_loss
 from dpbandits.mechanisms import (
     BinaryTreeCounter,
     HybridCounter,

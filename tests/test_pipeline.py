@@ -16,7 +16,7 @@ from _offline import remote_fetches
 
 import dpbandits
 from dpbandits import ALGORITHMS, configfile
-from dpbandits.audit import default_algorithms
+from dpbandits.audit.runners import default_algorithms
 from dpbandits.report import paper_algorithms
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,7 +14,11 @@ import pytest
 import yaml
 
 import dpbandits
-from dpbandits import audit, bench, catalogue, configfile, plugins, reference, registry, report, sources
+from dpbandits import catalogue, configfile, plugins, reference, registry, report, sources
+from dpbandits.audit.loss import NO_RELEASE, audit_algorithm
+from dpbandits.audit.run import CONTROL_NOISE_FACTOR
+from dpbandits.audit.runners import default_algorithms
+from dpbandits.bench.timing import bench
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "dpse_halving"
@@ -106,12 +110,12 @@ def test_plugin_joins_the_cross_paper_study_with_the_same_seeds_and_epsilons(exa
 
 
 def test_plugin_is_audited_and_benchmarked(example):
-    assert "dpse_halving" in audit.default_algorithms()
-    real = audit.audit_algorithm("dpse_halving", 1.0, 300, seed=4)
-    control = audit.audit_algorithm("dpse_halving", 1.0, 300, seed=4, noise_factor=audit.CONTROL_NOISE_FACTOR)
+    assert "dpse_halving" in default_algorithms()
+    real = audit_algorithm("dpse_halving", 1.0, 300, seed=4)
+    control = audit_algorithm("dpse_halving", 1.0, 300, seed=4, noise_factor=CONTROL_NOISE_FACTOR)
     assert real.verdict == "consistent" and real.table.startswith("threshold"), real
     assert control.verdict == "violation" and control.loss_lower > 2.0, control
-    row = bench.bench(["dpse_halving"], [3], 2000, 500, 1, 1)[0]
+    row = bench(["dpse_halving"], [3], 2000, 500, 1, 1)[0]
     assert row["fast_ns_per_pull"] > 0 and row["reference_ns_per_pull"] > 0 and not row["collapsed"]
 
 
@@ -373,9 +377,9 @@ def test_the_template_plugin_passes_the_contract_and_a_plan_that_ends_early_says
 
 
 def test_the_audit_says_when_its_horizon_ends_before_any_release(example):
-    early = audit.audit_algorithm("dpse_halving", 1.0, 50, seed=2, horizon=8)  # DP-SE's first epoch: > 8 pulls
-    assert audit.NO_RELEASE.format(8) in early.notes and early.verdict == "consistent"
-    assert audit.NO_RELEASE.format(8) not in audit.audit_algorithm("dpse_halving", 1.0, 50, seed=2).notes
+    early = audit_algorithm("dpse_halving", 1.0, 50, seed=2, horizon=8)  # DP-SE's first epoch: > 8 pulls
+    assert NO_RELEASE.format(8) in early.notes and early.verdict == "consistent"
+    assert NO_RELEASE.format(8) not in audit_algorithm("dpse_halving", 1.0, 50, seed=2).notes
 
 
 def test_the_cross_paper_notebook_counts_the_plugin_it_draws(example):

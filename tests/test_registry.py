@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dpbandits import ALGORITHMS, bench, reference, theory
+from dpbandits import ALGORITHMS, reference, theory
+from dpbandits.bench.timing import bench
 from dpbandits.registry import Algorithm, Audit, Bound, Param
 
 REGRET = [n for n, a in ALGORITHMS.items() if a.kind == "regret"]
@@ -43,7 +44,7 @@ def test_bench_and_theory_read_the_registry():
         "dp_se2",
         "dp_se2_modified",
     ]
-    row = bench.bench(["dp_se"], [3], 2000, 100, 1, 1)[0]
+    row = bench(["dp_se"], [3], 2000, 100, 1, 1)[0]
     assert row["collapsed"] and row["reference_ns_per_pull"] > 0
     t = np.array([10, 100, 1000])
     for name in REGRET:

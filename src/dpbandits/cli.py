@@ -15,8 +15,8 @@ import sys
 #: command -> (module, function called with (argv, prog), one-line summary)
 COMMANDS = {
     "simulate": ("dpbandits.cli_simulate", "main", "simulate one algorithm on one instance; print or save the runs"),
-    "bench": ("dpbandits.bench", "main", "time every regret kernel against its reference twin"),
-    "audit": ("dpbandits.audit", "main", "statistical privacy audit of the private algorithms"),
+    "bench": ("dpbandits.bench.cli", "main", "time every regret kernel against its reference twin"),
+    "audit": ("dpbandits.audit.cli", "main", "statistical privacy audit of the private algorithms"),
     "config": ("dpbandits.configfile", "main", "validate pipeline configs; regenerate config/README.md's tables"),
     "docs": ("dpbandits.apidocs", "main", "build the HTML API reference from the docstrings (needs pdoc)"),
 }

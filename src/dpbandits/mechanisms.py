@@ -1,4 +1,5 @@
-"""Privacy mechanisms: Laplace and Gaussian noise, continual-release counters, sparse vector.
+"""Privacy mechanisms: Laplace and Gaussian noise (and under-noised generators), continual-release counters,
+sparse vector.
 
 Two forms of each counter live here:
 
@@ -49,6 +50,32 @@ def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
     if epsilon <= 0 or not 0 < delta < 1:
         raise ValueError(f"need epsilon > 0 and 0 < delta < 1, got epsilon={epsilon}, delta={delta}")
     return math.sqrt(2.0 * math.log(1.25 / delta)) * sensitivity / epsilon
+
+
+class ScaledNoise:
+    """Proxy of a ``numpy.random.Generator`` whose noise scales are multiplied by ``factor``.
+
+    ``methods`` (default ``("laplace",)``) take ``(loc, scale, size)``; their scale is multiplied.
+    Every other attribute is the wrapped generator's. Used to build under-noised controls (the privacy audit,
+    :mod:`dpbandits.audit`, and the reference twins' ``noise_factor``).
+    """
+
+    def __init__(self, rng: np.random.Generator, factor: float, methods=("laplace",)):
+        if not factor > 0:
+            raise ValueError(f"noise_factor must be > 0, got {factor}")
+        self._rng = rng
+        for name in methods:
+            setattr(self, name, self._scaled(getattr(rng, name), float(factor)))
+
+    @staticmethod
+    def _scaled(method, factor):
+        def scaled(loc=0.0, scale=1.0, size=None):
+            return method(loc, np.multiply(scale, factor), size)
+
+        return scaled
+
+    def __getattr__(self, name):
+        return getattr(self._rng, name)
 
 
 def ctz(n: int) -> int:

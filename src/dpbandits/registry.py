@@ -102,7 +102,7 @@ class Audit:
     ``params`` are hints tried first (if the algorithm rejects them its defaults are used and the result
     says so); ``noise`` names the
     Generator methods whose scale the under-noised control multiplies; ``epsilon`` replaces the epsilon
-    of ``audit.audit_all``; ``note`` is copied into the result; ``control`` says why the under-noised
+    of :func:`dpbandits.audit.run.audit_all`; ``note`` is copied into the result; ``control`` says why the under-noised
     control cannot be flagged ("" = it must be: the tests check it is).
     """
 

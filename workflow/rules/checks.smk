@@ -55,7 +55,9 @@ rule audit:
         sorted(
             {
                 *sources.closure(
-                    "dpbandits.audit", *sources.submodules("dpbandits.reference")
+                    "dpbandits.audit.__main__",
+                    "dpbandits.audit.cli",
+                    *sources.submodules("dpbandits.reference"),
                 ),
                 *(f for name in ALGORITHMS for f in sources.algorithm_files(name)),
             }

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..audit import ScaledNoise
 from ..laws import DEFAULT
+from ..mechanisms import ScaledNoise
 from ..seeding import run_generator
 from ..simulate import SimulationResult, law_meta, prepare, versions
 from ..validation import check_real
@@ -38,7 +38,7 @@ def simulate(
     """Reference twin of :func:`dpbandits.simulate` (same arguments, same result type).
 
     ``noise_factor`` (> 0) multiplies the scale of every noise draw of the twin (the Generator methods named
-    by ``Algorithm.audit.noise``, through :class:`dpbandits.audit.ScaledNoise`); rewards are drawn unscaled, by
+    by ``Algorithm.audit.noise``, through :class:`dpbandits.mechanisms.ScaledNoise`); rewards are drawn unscaled, by
     the function of law ``rewards`` in :mod:`._rewards`.
     """
     noise_factor = check_real("noise_factor", noise_factor)

@@ -1,4 +1,5 @@
-"""The privacy audit's report (:mod:`dpbandits.audit`): ``audit.md`` from the table of ``audit_all``.
+"""The privacy audit's report (:mod:`dpbandits.audit`): ``audit.md`` from the table of
+:func:`dpbandits.audit.run.audit_all`.
 
 It says what is audited (which code, which tables, which epsilon, which output), lists every audit and
 tabulates the audit's power: per private algorithm, which under-noisings of its twin were flagged.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from . import registry
+from .. import registry
 
 _MD_COLUMNS = [
     "algorithm",
