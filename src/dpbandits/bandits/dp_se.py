@@ -26,6 +26,7 @@ from numba import njit
 from ..audit_tables import threshold_candidates
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Bound, Contract, OptionalProbability, Param, Setting, register
+from ._elimination import eliminate, exploit
 from ._laws import law_args, reward_sum
 from ._params import resolve_beta
 from ._regret import fill_linear, fill_round_robin, finish_round_robin
@@ -113,19 +114,10 @@ def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng,
             break
         top = noisy_means(sums, n_e, arms, m, release_scale(epsilon, big_r, scale_by_real), rng, noisy)
         threshold = 2.0 * h + 2.0 * c_e
-        kept = 0
-        for j in range(m):
-            a = arms[j]
-            if not top - noisy[a] > threshold:
-                arms[kept] = a
-                kept += 1
-        m = kept
+        m = eliminate(arms, m, noisy, top, threshold)
     if t < horizon:  # exploitation: |S| = 1
-        a = arms[0]
-        n = horizon - t
-        total += reward_sum(rng, law, n, means[a])
-        pulls[a] += n
-        c = fill_linear(out, checkpoints, c, t, regret, horizon, gap[a])
+        total += exploit(arms[0], horizon - t, means, pulls, rng, law)
+        c = fill_linear(out, checkpoints, c, t, regret, horizon, gap[arms[0]])
     return out, pulls, total
 
 

@@ -33,6 +33,7 @@ from ..laws import LAWS
 from ..mechanisms import laplace_scale
 from ..registry import ALGORITHMS, Algorithm, Audit, Contract, OptionalProbability, Param, Setting, register
 from ..stopping import svt_scales
+from ._elimination import eliminate, exploit
 from ._laws import law_args, reward_sum
 from ._params import resolve_beta
 from ._regret import fill_linear, fill_round_robin, finish_round_robin
@@ -123,19 +124,10 @@ def dp_se2_kernel(
             break
         top = noisy_means(sums, r, arms, m, hist_unit / r, rng, noisy)
         threshold = 2.0 * h + 4.0 * math.log(4.0 * k * m / beta) / (epsilon * r)
-        kept = 0
-        for j in range(m):
-            a = arms[j]
-            if not top - noisy[a] > threshold:
-                arms[kept] = a
-                kept += 1
-        m = kept
+        m = eliminate(arms, m, noisy, top, threshold)
     if t < horizon:  # exploitation: |S| = 1
-        a = arms[0]
-        n = horizon - t
-        total += reward_sum(rng, law, n, means[a])
-        pulls[a] += n
-        c = fill_linear(out, checkpoints, c, t, regret, horizon, gap[a])
+        total += exploit(arms[0], horizon - t, means, pulls, rng, law)
+        c = fill_linear(out, checkpoints, c, t, regret, horizon, gap[arms[0]])
     return out, pulls, total
 
 
