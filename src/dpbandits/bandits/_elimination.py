@@ -1,11 +1,22 @@
-"""The tail of the successive-elimination kernels (DP-SE: Sajed & Sheffet 2019, Algorithm 3; DP-SE 2: Sajed's
-thesis, Algorithm 10): the elimination after a release of noisy means, and the exploitation of the last arm."""
+"""The shared parts of the successive-elimination kernels (DP-SE: Sajed & Sheffet 2019, Algorithm 3; DP-SE 2:
+Sajed's thesis, Algorithm 10): a run's buffers, the elimination after a release of noisy means, and the
+exploitation of the last arm."""
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ._laws import reward_sum
+
+
+@njit(cache=True, nogil=True)
+def run_buffers(means, checkpoints):
+    """(gap float64[K], arms int64[K] (the viable arms, ascending, in arms[:m]; m = K at the start), sums float64[K],
+    noisy float64[K], pulls int64[K], out float64[C]) of a run."""
+    k = means.size
+    out = np.empty(checkpoints.size)
+    return means.max() - means, np.arange(k), np.zeros(k), np.zeros(k), np.zeros(k, dtype=np.int64), out
 
 
 @njit(cache=True, nogil=True)

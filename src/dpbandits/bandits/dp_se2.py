@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 from functools import partial
 
-import numpy as np
 from numba import njit
 
 from ..audit_tables import DEFAULT_HORIZON, threshold_candidates
@@ -33,7 +32,7 @@ from ..laws import LAWS
 from ..mechanisms import laplace_scale
 from ..registry import ALGORITHMS, Algorithm, Audit, Contract, OptionalProbability, Param, Setting, register
 from ..stopping import svt_scales
-from ._elimination import eliminate, exploit
+from ._elimination import eliminate, exploit, run_buffers
 from ._laws import law_args, reward_sum
 from ._params import resolve_beta
 from ._regret import fill_linear, fill_round_robin, finish_round_robin
@@ -55,22 +54,17 @@ def noise_scales(epsilon: float, r: int) -> tuple[float, float, float]:
 
 
 @njit(cache=True, nogil=True)
-def dp_se2_kernel(
-    means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit, checkpoints, rng, law=0
-):
+def dp_se2_kernel(means, horizon, checkpoints, params, rng, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum); ``law``: reward law code (``_laws``).
 
-    halt_mult, c_coef: M and C of the halting test; plus_one: 1 for checks at 2^l + 1, else 0;
-    svt_scale: Laplace scale of B and A_r; hist_unit: histogram scale times r.
+    params = (epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit): halt_mult, c_coef: M and C of the
+    halting test; plus_one: 1 for checks at 2^l + 1, else 0; svt_scale: Laplace scale of B and A_r; hist_unit:
+    histogram scale times r.
     """
+    epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit = params
     k = means.size
-    gap = means.max() - means
-    arms = np.arange(k)  # viable arms, ascending, in arms[:m]
+    gap, arms, sums, noisy, pulls, out = run_buffers(means, checkpoints)
     m = k
-    sums = np.zeros(k)
-    noisy = np.zeros(k)
-    pulls = np.zeros(k, dtype=np.int64)
-    out = np.empty(checkpoints.size)
     c_fixed = svt_scale * math.log(4.0 * k / beta)
     t = 0
     regret = 0.0
@@ -136,20 +130,10 @@ def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2", rew
     :func:`dp_se2_kernel`."""
     halt_mult, c_coef = VARIANTS[variant]
     svt_scale, _, hist_unit = noise_scales(epsilon, 1)
-    return dp_se2_kernel(
-        means,
-        horizon,
-        epsilon,
-        resolve_beta(params["beta"], horizon),
-        halt_mult,
-        c_coef,
-        int(params["check_schedule"] == "pow2plus1"),
-        svt_scale,
-        hist_unit,
-        checkpoints,
-        rng,
-        *law_args(rewards),
-    )
+    beta = resolve_beta(params["beta"], horizon)
+    plus_one = int(params["check_schedule"] == "pow2plus1")
+    kernel_params = (epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit)
+    return dp_se2_kernel(means, horizon, checkpoints, kernel_params, rng, *law_args(rewards))
 
 
 #: Reading axis of the SVT check rounds (docs/reconstructions.md, "DP-SE 2's check rounds").
