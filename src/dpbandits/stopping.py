@@ -119,6 +119,16 @@ def nas(stream, alpha: float, beta: float, R: float, *, width: str = "2R", max_s
     return math.nan, -1
 
 
+def _dp_nas_start(alpha: float, beta: float, epsilon: float, R: float, rng: np.random.Generator):
+    """What DP-NAS and DP exponential NAS fix before their first test, inputs checked: (sigma2, sigma3, B, c0),
+    B ~ Lap(sigma1) drawn from ``rng`` and c0 = sigma1 ln(4/beta) + (sigma3/alpha) ln(4/beta), the part of c_t that
+    t leaves alone (scales from :func:`dp_nas_scales`)."""
+    _check_rule(alpha, beta, R, epsilon)
+    s1, s2, s3 = dp_nas_scales(epsilon, R)
+    b = rng.laplace(0.0, s1)
+    return s2, s3, b, s1 * math.log(4.0 / beta) + s3 / alpha * math.log(4.0 / beta)
+
+
 def dp_nas(
     stream,
     alpha: float,
@@ -136,10 +146,7 @@ def dp_nas(
     ``c_t = sigma1 ln(4/beta) + sigma2 ln(8 t^2/beta) + (sigma3/alpha) ln(4/beta)``; return
     ``(mean_t + L/t, t)`` with L ~ Lap(sigma3). Scales from :func:`dp_nas_scales`.
     """
-    _check_rule(alpha, beta, R, epsilon)
-    s1, s2, s3 = dp_nas_scales(epsilon, R)
-    b = rng.laplace(0.0, s1)
-    c0 = s1 * math.log(4.0 / beta) + s3 / alpha * math.log(4.0 / beta)
+    s2, s3, b, c0 = _dp_nas_start(alpha, beta, epsilon, R, rng)
     for t, mean in _Stream(stream, R, max_samples).blocks():
         a = rng.laplace(0.0, s2, size=t.size)
         h = R * np.sqrt(2.0 / t * np.log(16.0 * t * t / beta))
@@ -167,10 +174,7 @@ def dp_exp_nas(
     ``c_t = sigma1 ln(4/beta) + sigma2 ln(8 k^2/beta) + (sigma3/alpha) ln(4/beta)``; halt on
     ``|mean_t| >= h_t (1 + 1/alpha) + (c_t + B + A_t)/t`` and return ``(mean_t + L/t, t)``, L ~ Lap(sigma3).
     """
-    _check_rule(alpha, beta, R, epsilon)
-    s1, s2, s3 = dp_nas_scales(epsilon, R)
-    b = rng.laplace(0.0, s1)
-    c0 = s1 * math.log(4.0 / beta) + s3 / alpha * math.log(4.0 / beta)
+    s2, s3, b, c0 = _dp_nas_start(alpha, beta, epsilon, R, rng)
     src = _Stream(stream, R, max_samples)
     k = 0
     while True:

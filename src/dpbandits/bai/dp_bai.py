@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..registry import Algorithm, Audit, Param, register
+from ..registry import Audit, Param, register
 from .cache import DesignCache
-from .elimination import make_run, top_arms
+from .elimination import bai_algorithm, top_arms
 from .maxdet import EXHAUSTIVE_LIMIT, coefficients, maxdet
 from .noise import add_noise, mean_noise_scale
 from .projection import TOL_RANK, orthonormal_coordinates
@@ -174,20 +174,7 @@ def _algorithm(name, label, use_maxdet, mechanism, params, doc, audit=None):
     def plan(arms, budget, epsilon, resolved):
         return make_plan(arms, budget, epsilon, resolved, use_maxdet, mechanism)
 
-    return register(
-        Algorithm(
-            name=name,
-            kind="bai",
-            label=label,
-            private=True,
-            run=make_run(plan, recommend),
-            params=params,
-            needs_horizon=True,
-            doc=doc,
-            cost_ns=200,
-            audit=audit or Audit(),
-        )
-    )
+    return register(bai_algorithm(name, label, True, plan, recommend, params, doc, audit))
 
 
 _COMMON = {"schedule": SCHEDULE, "alloc": ALLOC}

@@ -1,4 +1,5 @@
-"""Elimination step shared by the BAI algorithms (top arms, ties broken at random) and the per-configuration runner."""
+"""Elimination step shared by the BAI algorithms (top arms, ties broken at random), the per-configuration runner
+and their registry entries."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import functools
 from collections.abc import Callable
 
 import numpy as np
+
+from ..registry import Algorithm, Audit
 
 
 def top_arms(active: np.ndarray, scores: np.ndarray, keep: int, rng: np.random.Generator) -> np.ndarray:
@@ -38,3 +41,20 @@ def make_run(make_plan: Callable, recommend: Callable) -> Callable:
         return np.fromiter((recommend(plan, table_for(rng), rng) for rng in rngs), dtype=np.int64)
 
     return run
+
+
+def bai_algorithm(name, label, private, make_plan, recommend, params, doc, audit=None) -> Algorithm:
+    """The registry entry (for ``registry.register``) of fixed-budget BAI algorithm ``name``: its budget is the
+    horizon, its trials :func:`make_run` of ``make_plan`` and ``recommend``; ``audit`` defaults to ``Audit()``."""
+    return Algorithm(
+        name=name,
+        kind="bai",
+        label=label,
+        private=private,
+        run=make_run(make_plan, recommend),
+        params=params,
+        needs_horizon=True,
+        doc=doc,
+        cost_ns=200,
+        audit=audit or Audit(),
+    )

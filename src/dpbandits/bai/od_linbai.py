@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..registry import Algorithm, Param, register
+from ..registry import Param, register
 from .cache import DesignCache
-from .elimination import make_run, top_arms
+from .elimination import bai_algorithm, top_arms
 from .goptimal import MAX_ITER, PRUNE, SOLVERS, TOL, g_optimal
 from .noise import add_noise
 from .projection import TOL_RANK, orthonormal_coordinates
@@ -139,19 +139,7 @@ def _algorithm(name, label, private, params, doc):
     def plan(arms, budget, epsilon, resolved):
         return make_plan(arms, budget, epsilon, resolved, private)
 
-    return register(
-        Algorithm(
-            name=name,
-            kind="bai",
-            label=label,
-            private=private,
-            run=make_run(plan, recommend),
-            params=params,
-            needs_horizon=True,
-            doc=doc,
-            cost_ns=200,
-        )
-    )
+    return register(bai_algorithm(name, label, private, plan, recommend, params, doc))
 
 
 _algorithm("od_linbai", "OD-LinBAI", False, dict(_PARAMS), "Yang & Tan (2022) OD-LinBAI; non-private upper reference.")

@@ -1,22 +1,57 @@
-"""The skeleton of the Tossou-family kernels (``ucb``, ``dp_ucb_int``, ``dp_ucb_tossou``, ``dp_ucb_bound``,
-``private_ucb``): their block size and their entry points around a kernel.
+"""The skeleton of the step-by-step Tossou-family kernels (``dp_ucb_int``, ``dp_ucb_tossou``, ``dp_ucb_bound``,
+``private_ucb``, ``ldp_ucb``; ``ucb`` shares the block size): the pieces of their step loop and their entry points.
 
-A kernel is called as ``kernel(means, horizon, checkpoints, *extra, sb, u, eta, picks, replay, law)`` and
-returns (regret float64[C], pulls int64[K], reward_sum): ``extra`` are its parameters, ``sb`` its run's
-stream (uint64[STREAM], :mod:`._pcg64`), ``u`` and ``eta`` scratch blocks of reward deciders and standard
-Laplace draws, unless ``replay``: then they are the given draws, and ``picks`` the given tie picks; ``law``
-the reward law's code (:mod:`._laws`; replay is Bernoulli).
+A kernel is called as ``kernel(means, horizon, checkpoints, params, draws, law=0)`` and returns (regret
+float64[C], pulls int64[K], reward_sum): ``params`` is the tuple of its own parameters, ``draws`` = (sb, u, eta,
+picks, replay): ``sb`` its run's stream (uint64[STREAM], :mod:`._pcg64`), ``u`` and ``eta`` scratch blocks of
+reward deciders and standard Laplace draws, unless ``replay``: then they are the given draws, and ``picks`` the
+given tie picks; ``law`` the reward law's code (:mod:`._laws`; replay is Bernoulli; left out, numba compiles the
+Bernoulli path alone).
+
+Every kernel steps t = 1..T in blocks of ``BLOCK`` steps (slot j of the block): at a block's start
+:func:`log_block` (or the kernel's own fill), then its own choice of arm a, the reward, its own update
+(its standard Laplace draws from ``eta``, refilled by :func:`refill_laplace`), and the regret at the checkpoints
+(:func:`._regret.record`). numba inlines the per-step helpers, so each kernel compiles to one loop as if written
+out; they take arrays, not tuples of arrays, whose reference counting would cost every step.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from ._laws import law_args
+from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
+from ._laws import BERNOULLI, law_args
 from ._pcg64 import new_streams, set_streams_state
 
 BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
 _NO_PICKS = np.zeros(0, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def run_buffers(means, checkpoints):
+    """(gap float64[K], crit (``_draws.critical_chunks``), lt float64[BLOCK] (a block's ln t), out float64[C])."""
+    return means.max() - means, critical_chunks(means), np.empty(BLOCK), np.empty(checkpoints.size)
+
+
+@njit(cache=True, inline="always")
+def log_block(lt, t, sb, crit, u, replay, law):
+    """At step t, a block's first: its ln t into ``lt`` (``_draws.fill_log``) and, under Bernoulli rewards and
+    unless replaying, its reward deciders into ``u`` from stream ``sb``."""
+    fill_log(lt, t)
+    if not replay and law == BERNOULLI:
+        fill_uniforms(sb, crit, u)
+
+
+@njit(cache=True, nogil=True)
+def refill_laplace(sb, eta, replay):
+    """Refill ``eta`` with standard Laplace draws from stream ``sb`` and return 0, the position of the next one (on
+    replay, the given draws are spent: IndexError). Called, not inlined: numba keeps reference counts around an
+    inlined helper that may raise, and every step would pay them."""
+    if replay:
+        raise IndexError("replayed noise exhausted")
+    fill_laplace(sb, 1.0, eta)
+    return 0
 
 
 def replay_stream() -> np.ndarray:
@@ -25,7 +60,7 @@ def replay_stream() -> np.ndarray:
 
 
 def entry_points(kernel, args, eta_per_arm=False):
-    """(run, on_draws) of ``kernel``; ``args(means, horizon, epsilon, params)`` gives its ``extra``.
+    """(run, on_draws) of ``kernel``; ``args(means, horizon, epsilon, params)`` gives its ``params`` tuple.
 
     ``run(means, horizon, epsilon, checkpoints, rng, params, rewards)``: one run on the PCG64 stream of ``rng``
     under reward law ``rewards`` (default "bernoulli"),
@@ -38,33 +73,15 @@ def entry_points(kernel, args, eta_per_arm=False):
     def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
         streams = new_streams([rng])
         eta = np.empty(means.size * BLOCK if eta_per_arm else BLOCK)
-        out = kernel(
-            means,
-            horizon,
-            checkpoints,
-            *args(means, horizon, epsilon, params),
-            streams[0],
-            np.empty(BLOCK),
-            eta,
-            _NO_PICKS,
-            False,
-            *law_args(rewards),
-        )
+        draws = (streams[0], np.empty(BLOCK), eta, _NO_PICKS, False)
+        out = kernel(means, horizon, checkpoints, args(means, horizon, epsilon, params), draws, *law_args(rewards))
         set_streams_state([rng], streams)
         return out
 
     def on_draws(means, epsilon, checkpoints, params, u, eta, picks):
         u = np.ascontiguousarray(u, dtype=np.float64)
-        return kernel(
-            means,
-            u.size,
-            checkpoints,
-            *args(means, u.size, epsilon, params),
-            replay_stream(),
-            u,
-            np.ascontiguousarray(eta, dtype=np.float64),
-            np.asarray(picks, dtype=np.int64),
-            True,
-        )
+        eta = np.ascontiguousarray(eta, dtype=np.float64)
+        draws = (replay_stream(), u, eta, np.asarray(picks, dtype=np.int64), True)
+        return kernel(means, u.size, checkpoints, args(means, u.size, epsilon, params), draws)
 
     return run, on_draws

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
 from ..audit_tables import threshold_candidates
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Bound, Contract, OptionalProbability, Param, Setting, register
+from ._elimination import eliminate, exploit, run_buffers
 from ._laws import law_args, reward_sum
 from ._params import resolve_beta
 from ._regret import fill_linear, fill_round_robin, finish_round_robin
@@ -76,13 +76,8 @@ def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng,
     scale_by_real: Laplace scale 1/(eps R_e) if True, else 1/(eps n_e).
     """
     k = means.size
-    gap = means.max() - means
-    arms = np.arange(k)  # viable arms, ascending, in arms[:m]
+    gap, arms, sums, noisy, pulls, out = run_buffers(means, checkpoints)
     m = k
-    sums = np.zeros(k)
-    noisy = np.zeros(k)
-    pulls = np.zeros(k, dtype=np.int64)
-    out = np.empty(checkpoints.size)
     t = 0
     e = 0
     regret = 0.0
@@ -113,19 +108,10 @@ def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng,
             break
         top = noisy_means(sums, n_e, arms, m, release_scale(epsilon, big_r, scale_by_real), rng, noisy)
         threshold = 2.0 * h + 2.0 * c_e
-        kept = 0
-        for j in range(m):
-            a = arms[j]
-            if not top - noisy[a] > threshold:
-                arms[kept] = a
-                kept += 1
-        m = kept
+        m = eliminate(arms, m, noisy, top, threshold)
     if t < horizon:  # exploitation: |S| = 1
-        a = arms[0]
-        n = horizon - t
-        total += reward_sum(rng, law, n, means[a])
-        pulls[a] += n
-        c = fill_linear(out, checkpoints, c, t, regret, horizon, gap[a])
+        total += exploit(arms[0], horizon - t, means, pulls, rng, law)
+        c = fill_linear(out, checkpoints, c, t, regret, horizon, gap[arms[0]])
     return out, pulls, total
 
 

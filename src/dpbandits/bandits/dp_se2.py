@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 from functools import partial
 
-import numpy as np
 from numba import njit
 
 from ..audit_tables import DEFAULT_HORIZON, threshold_candidates
@@ -33,6 +32,7 @@ from ..laws import LAWS
 from ..mechanisms import laplace_scale
 from ..registry import ALGORITHMS, Algorithm, Audit, Contract, OptionalProbability, Param, Setting, register
 from ..stopping import svt_scales
+from ._elimination import eliminate, exploit, run_buffers
 from ._laws import law_args, reward_sum
 from ._params import resolve_beta
 from ._regret import fill_linear, fill_round_robin, finish_round_robin
@@ -54,22 +54,17 @@ def noise_scales(epsilon: float, r: int) -> tuple[float, float, float]:
 
 
 @njit(cache=True, nogil=True)
-def dp_se2_kernel(
-    means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit, checkpoints, rng, law=0
-):
+def dp_se2_kernel(means, horizon, checkpoints, params, rng, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum); ``law``: reward law code (``_laws``).
 
-    halt_mult, c_coef: M and C of the halting test; plus_one: 1 for checks at 2^l + 1, else 0;
-    svt_scale: Laplace scale of B and A_r; hist_unit: histogram scale times r.
+    params = (epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit): halt_mult, c_coef: M and C of the
+    halting test; plus_one: 1 for checks at 2^l + 1, else 0; svt_scale: Laplace scale of B and A_r; hist_unit:
+    histogram scale times r.
     """
+    epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit = params
     k = means.size
-    gap = means.max() - means
-    arms = np.arange(k)  # viable arms, ascending, in arms[:m]
+    gap, arms, sums, noisy, pulls, out = run_buffers(means, checkpoints)
     m = k
-    sums = np.zeros(k)
-    noisy = np.zeros(k)
-    pulls = np.zeros(k, dtype=np.int64)
-    out = np.empty(checkpoints.size)
     c_fixed = svt_scale * math.log(4.0 * k / beta)
     t = 0
     regret = 0.0
@@ -123,19 +118,10 @@ def dp_se2_kernel(
             break
         top = noisy_means(sums, r, arms, m, hist_unit / r, rng, noisy)
         threshold = 2.0 * h + 4.0 * math.log(4.0 * k * m / beta) / (epsilon * r)
-        kept = 0
-        for j in range(m):
-            a = arms[j]
-            if not top - noisy[a] > threshold:
-                arms[kept] = a
-                kept += 1
-        m = kept
+        m = eliminate(arms, m, noisy, top, threshold)
     if t < horizon:  # exploitation: |S| = 1
-        a = arms[0]
-        n = horizon - t
-        total += reward_sum(rng, law, n, means[a])
-        pulls[a] += n
-        c = fill_linear(out, checkpoints, c, t, regret, horizon, gap[a])
+        total += exploit(arms[0], horizon - t, means, pulls, rng, law)
+        c = fill_linear(out, checkpoints, c, t, regret, horizon, gap[arms[0]])
     return out, pulls, total
 
 
@@ -144,20 +130,10 @@ def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2", rew
     :func:`dp_se2_kernel`."""
     halt_mult, c_coef = VARIANTS[variant]
     svt_scale, _, hist_unit = noise_scales(epsilon, 1)
-    return dp_se2_kernel(
-        means,
-        horizon,
-        epsilon,
-        resolve_beta(params["beta"], horizon),
-        halt_mult,
-        c_coef,
-        int(params["check_schedule"] == "pow2plus1"),
-        svt_scale,
-        hist_unit,
-        checkpoints,
-        rng,
-        *law_args(rewards),
-    )
+    beta = resolve_beta(params["beta"], horizon)
+    plus_one = int(params["check_schedule"] == "pow2plus1")
+    kernel_params = (epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit)
+    return dp_se2_kernel(means, horizon, checkpoints, kernel_params, rng, *law_args(rewards))
 
 
 #: Reading axis of the SVT check rounds (docs/reconstructions.md, "DP-SE 2's check rounds").

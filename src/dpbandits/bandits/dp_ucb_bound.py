@@ -24,10 +24,10 @@ from ..laws import LAWS
 from ..registry import Algorithm, Bound, Contract, Param, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import hybrid_noise_step
-from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
 from ._laws import BERNOULLI, stream_reward
 from ._params import HYBRID_SPLIT, TIE_BREAK, hybrid_split
-from ._tossou import BLOCK, entry_points
+from ._regret import record
+from ._tossou import BLOCK, entry_points, log_block, refill_laplace, run_buffers
 
 NU_FORMS = ("paper_nprime", "tr_ln_n", "log2_n", "tr_ln_n_reset")
 #: Reading axes of Algorithm 1's index (docs/reconstructions.md, Tossou & Dimitrakakis).
@@ -66,18 +66,13 @@ def h_of(lt, nu_form):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def dp_ucb_bound_kernel(
-    means, horizon, checkpoints, epsilon, random_ties, split, bound_sqrt, nu_form, sb, u, eta, picks, replay, law=0
-):
-    """One run. Returns (regret[C], pulls[K], reward_sum).
-
-    Draws from stream ``sb`` (``u``, ``eta``: scratch blocks of ``BLOCK``) unless ``replay``: then step
-    t's reward decider is u[t-1], the counters' standard Laplace draws are eta in order and the tie
-    picks are ``picks`` in order. Under reward law ``law`` != 0 (``_laws``) each pull draws its reward.
-    """
+def dp_ucb_bound_kernel(means, horizon, checkpoints, params, draws, law=0):
+    """One run (``_tossou``'s calling convention; ``params`` from :func:`_args`). Returns (regret[C], pulls[K],
+    reward_sum); the counters' standard Laplace draws are eta in order."""
+    epsilon, random_ties, split, bound_sqrt, nu_form = params
+    sb, u, eta, picks, replay = draws
     k = means.size
-    gap = means.max() - means
-    crit = critical_chunks(means)
+    gap, crit, lt, out = run_buffers(means, checkpoints)
     scale = split / epsilon  # log_scale = node_scale of every hybrid counter
     pa, pb = padded_index(k)  # A_i = y_i / n_i (pa) and B_i (pb)
     pd = np.zeros(pa.size)  # d_i = n_i^-1/2
@@ -91,8 +86,6 @@ def dp_ucb_bound_kernel(
         nxt[i, 0], nxt[i, 1], nxt[i, 2] = 1.0, nu_slope(1, nu_form) / epsilon, 1.0
     levels = np.zeros((k, 65))
     state = np.zeros((k, 2))
-    lt = np.empty(BLOCK)
-    out = np.empty(checkpoints.size)
     regret = 0.0
     total = 0.0
     ci = 0
@@ -101,9 +94,7 @@ def dp_ucb_bound_kernel(
     j = BLOCK
     for t in range(1, horizon + 1):
         if j == BLOCK:
-            fill_log(lt, t)
-            if not replay and law == BERNOULLI:
-                fill_uniforms(sb, crit, u)
+            log_block(lt, t, sb, crit, u, replay, law)
             j = 0
         if t <= k:
             a = np.uintp(t - 1)
@@ -118,10 +109,7 @@ def dp_ucb_bound_kernel(
         else:  # another law: the reward itself, from the stream
             r = stream_reward(sb, law, means[a])
         if ec == eta.size:
-            if replay:
-                raise IndexError("replayed noise exhausted")
-            fill_laplace(sb, 1.0, eta)
-            ec = 0
+            ec = refill_laplace(sb, eta, replay)
         na = n[a] + 1
         n[a] = na
         sa = s[a] + r
@@ -136,9 +124,7 @@ def dp_ucb_bound_kernel(
         nxt[a, 2] = 1.0 / math.sqrt(na + 1)
         total += r
         regret += gap[a]
-        while ci < checkpoints.size and checkpoints[ci] == t:
-            out[ci] = regret
-            ci += 1
+        ci = record(out, checkpoints, ci, t, regret)
         j += 1
     return out, n, total
 

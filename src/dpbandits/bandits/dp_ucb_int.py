@@ -24,10 +24,10 @@ from numba import njit
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
 from ._argmax import best_arm, padded_index, resolve_tie
-from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
 from ._laws import BERNOULLI, stream_reward
 from ._params import TIE_BREAK
-from ._tossou import BLOCK, entry_points
+from ._regret import record
+from ._tossou import BLOCK, entry_points, log_block, refill_laplace, run_buffers
 
 UPDATES = ("frozen", "literal", "live_bonus")
 LOG_BASES = {"ln": math.e, "log10": 10.0, "log2": 2.0}
@@ -60,16 +60,14 @@ def input_epsilon(epsilon: float, delta: float, v: float = 1.1, log: str = "ln")
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def dp_ucb_int_kernel(means, horizon, checkpoints, f, v, random_ties, update, sb, u, eta, picks, replay, law=0):
-    """One run (update: 0 frozen, 1 literal, 2 live_bonus). Returns (regret[C], pulls[K], reward_sum).
-
-    Draws from stream ``sb`` (``u``, ``eta``: scratch blocks of ``BLOCK``) unless ``replay``: then step
-    t's reward decider is u[t-1], the releases' standard Laplace draws are eta in order and the tie
-    picks are ``picks`` in order. Under reward law ``law`` != 0 (``_laws``) each pull draws its reward.
-    """
+def dp_ucb_int_kernel(means, horizon, checkpoints, params, draws, law=0):
+    """One run (``_tossou``'s calling convention; ``params`` = (f, v, random_ties, update) from :func:`_args`,
+    update: 0 frozen, 1 literal, 2 live_bonus). Returns (regret[C], pulls[K], reward_sum); the releases' standard
+    Laplace draws are eta in order."""
+    f, v, random_ties, update = params
+    sb, u, eta, picks, replay = draws
     k = means.size
-    gap = means.max() - means
-    crit = critical_chunks(means)
+    gap, crit, lt, out = run_buffers(means, checkpoints)
     index, zero = padded_index(k)
     kp = index.size
     s = np.zeros(k)
@@ -78,8 +76,6 @@ def dp_ucb_int_kernel(means, horizon, checkpoints, f, v, random_ties, update, sb
     last = np.zeros(k, dtype=np.int64)
     noisy_mean = np.zeros(k)
     expo = v / 2.0 - 1.0
-    lt = np.empty(BLOCK)
-    out = np.empty(checkpoints.size)
     regret = 0.0
     total = 0.0
     ci = 0
@@ -91,9 +87,7 @@ def dp_ucb_int_kernel(means, horizon, checkpoints, f, v, random_ties, update, sb
     m = 1
     for t in range(1, horizon + 1):
         if j == BLOCK:
-            fill_log(lt, t)
-            if not replay and law == BERNOULLI:
-                fill_uniforms(sb, crit, u)
+            log_block(lt, t, sb, crit, u, replay, law)
             j = 0
         if t <= k * f:
             a = np.uintp((t - 1) % k)
@@ -105,10 +99,7 @@ def dp_ucb_int_kernel(means, horizon, checkpoints, f, v, random_ties, update, sb
                 i = q if every else np.int64(a)  # a: the arm pulled last
                 if phase[i] == 0 and (update == 1 or n[i] != last[i]):
                     if ec == eta.size:
-                        if replay:
-                            raise IndexError("replayed noise exhausted")
-                        fill_laplace(sb, 1.0, eta)
-                        ec = 0
+                        ec = refill_laplace(sb, eta, replay)
                     noisy_mean[i] = s[i] / n[i] + float(n[i]) ** expo * eta[ec]
                     ec += 1
                     last[i] = n[i]
@@ -130,9 +121,7 @@ def dp_ucb_int_kernel(means, horizon, checkpoints, f, v, random_ties, update, sb
         phase[a] = phase[a] + 1 if phase[a] + 1 < f else 0
         total += r
         regret += gap[a]
-        while ci < checkpoints.size and checkpoints[ci] == t:
-            out[ci] = regret
-            ci += 1
+        ci = record(out, checkpoints, ci, t, regret)
         j += 1
     return out, n, total
 

@@ -22,24 +22,22 @@ from ..laws import LAWS
 from ..registry import Algorithm, Bound, Contract, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import hybrid_noise_step
-from ._draws import critical_chunks, fill_laplace, fill_sqrt_log, fill_uniforms
+from ._draws import fill_sqrt_log, fill_uniforms
 from ._laws import BERNOULLI, stream_reward
 from ._params import HYBRID_SPLIT, TIE_BREAK, hybrid_split
-from ._tossou import BLOCK, entry_points
+from ._regret import record
+from ._tossou import BLOCK, entry_points, refill_laplace, run_buffers
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def dp_ucb_tossou_kernel(means, horizon, checkpoints, epsilon, random_ties, split, sb, u, eta, picks, replay, law=0):
-    """One run. Returns (regret[C], pulls[K], reward_sum).
-
-    Draws from stream ``sb`` (``u``: scratch block of ``BLOCK``, ``eta``: of K * ``BLOCK``) unless
-    ``replay``: then step t's reward decider is u[t-1], the counters' standard Laplace draws are eta in
-    order (arm by arm within a step) and the tie picks are ``picks`` in order. Under reward law ``law`` != 0
-    (``_laws``) each pull draws its reward.
-    """
+def dp_ucb_tossou_kernel(means, horizon, checkpoints, params, draws, law=0):
+    """One run (``_tossou``'s calling convention; ``params`` from :func:`_args`; ``eta`` holds K * ``BLOCK``
+    draws). Returns (regret[C], pulls[K], reward_sum); the counters' standard Laplace draws are eta in order, arm
+    by arm within a step; ``g`` holds a block's sqrt(2 ln t) in place of ln t."""
+    epsilon, random_ties, split = params
+    sb, u, eta, picks, replay = draws
     k = means.size
-    gap = means.max() - means
-    crit = critical_chunks(means)
+    gap, crit, g, out = run_buffers(means, checkpoints)
     scale = split / epsilon  # log_scale = node_scale of every hybrid counter
     pa, pd = padded_index(k)  # (S_i + noise_i)/n_i and n_i^-1/2
     v = np.empty(pa.size)  # index values, written only when several arms share the max
@@ -50,8 +48,6 @@ def dp_ucb_tossou_kernel(means, horizon, checkpoints, epsilon, random_ties, spli
     n = np.zeros(k, dtype=np.int64)
     levels = np.zeros((k, 65))
     state = np.zeros((k, 2))
-    g = np.empty(BLOCK)
-    out = np.empty(checkpoints.size)
     regret = 0.0
     total = 0.0
     ci = 0
@@ -80,19 +76,14 @@ def dp_ucb_tossou_kernel(means, horizon, checkpoints, epsilon, random_ties, spli
         inv[a] = 1.0 / na
         pd[a] = 1.0 / math.sqrt(na)
         if ec + k > eta.size:
-            if replay:
-                raise IndexError("replayed noise exhausted")
-            fill_laplace(sb, 1.0, eta)
-            ec = 0
+            ec = refill_laplace(sb, eta, replay)
         for i in range(k):
             noise = hybrid_noise_step(levels[i], state[i], t, eta[ec + i], scale, scale)
             pa[i] = (s[i] + noise) * inv[i]  # (S_i + noise_i) / n_i; padding stays -inf
         ec += k
         total += r
         regret += gap[a]
-        while ci < checkpoints.size and checkpoints[ci] == t:
-            out[ci] = regret
-            ci += 1
+        ci = record(out, checkpoints, ci, t, regret)
         j += 1
     return out, n, total
 

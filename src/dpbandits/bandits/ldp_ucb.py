@@ -23,11 +23,11 @@ from numba import njit
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._argmax import count_max, first_max, padded_index, resolve_tie
-from ._draws import critical_chunks, fill_draws, fill_laplace
+from ._draws import fill_draws, fill_laplace
 from ._laws import BERNOULLI, stream_reward
 from ._params import TIE_BREAK
 from ._regret import record
-from ._tossou import BLOCK, entry_points
+from ._tossou import BLOCK, entry_points, run_buffers
 
 #: Reading axis of the forced exploration (docs/reconstructions.md, "LDP-UCB-L").
 EXPLORE_C_READINGS = {
@@ -43,25 +43,22 @@ def reward(u, mean):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def ldp_ucb_kernel(
-    means, horizon, checkpoints, epsilon, lap_scale, explore_c, random_ties, sb, u, eta, picks, replay, law=0
-):
-    """One run. Returns (regret[C], pulls[K], reward_sum) (the true rewards' sum).
+def ldp_ucb_kernel(means, horizon, checkpoints, params, draws, law=0):
+    """One run (``_tossou``'s calling convention; ``params`` from :func:`_args`, ``lap_scale`` the local Laplace
+    scale 1/epsilon). Returns (regret[C], pulls[K], reward_sum) (the true rewards' sum).
 
-    ``lap_scale`` is the local Laplace scale 1/epsilon; draws from stream ``sb`` (``u``, ``eta``: scratch
-    blocks of ``BLOCK``) unless ``replay``: then step t's reward decider is u[t-1], its standard Laplace
-    draw eta[t-1], and the tie picks are ``picks`` in order. Under reward law ``law`` != 0 (``_laws``) each pull
-    draws its reward from the stream and the block holds Laplace draws only.
+    On replay step t's standard Laplace draw is eta[t-1]; under reward law ``law`` != 0 each pull draws its
+    reward from the stream and the block holds Laplace draws only.
     """
+    epsilon, lap_scale, explore_c, random_ties = params
+    sb, u, eta, picks, replay = draws
     k = means.size
-    gap = means.max() - means
-    crit = critical_chunks(means)
+    gap, crit, _, out = run_buffers(means, checkpoints)
     v, zero = padded_index(k)  # index values (padding arms at -inf) and zero slopes for _argmax
     kp = v.size
     s = np.zeros(k)
     n = np.zeros(k, dtype=np.int64)
     priv = 32.0 / (epsilon * epsilon)
-    out = np.empty(checkpoints.size)
     regret = 0.0
     total = 0.0
     ci = 0

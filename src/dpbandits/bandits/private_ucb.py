@@ -23,10 +23,10 @@ from ..mechanisms import tree_bits
 from ..registry import Algorithm, Contract, Param, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import tree_noise_step
-from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
 from ._laws import BERNOULLI, stream_reward
 from ._params import TIE_BREAK
-from ._tossou import BLOCK, entry_points
+from ._regret import record
+from ._tossou import BLOCK, entry_points, log_block, refill_laplace, run_buffers
 
 #: Reading axes of the reconstruction (docs/reconstructions.md, "Private-UCB"); Tossou & Dimitrakakis give
 #: only the name, the citation and "a failure probability chosen to be t^-4" (Section 4).
@@ -43,18 +43,13 @@ SQRT_TERM_READINGS = {
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def private_ucb_kernel(
-    means, horizon, checkpoints, epsilon, node_scale, random_ties, hoeffding, sb, u, eta, picks, replay, law=0
-):
-    """One run. Returns (regret[C], pulls[K], reward_sum).
-
-    Draws from stream ``sb`` (``u``, ``eta``: scratch blocks of ``BLOCK``) unless ``replay``: then step
-    t's reward decider is u[t-1], the trees' standard Laplace draws are eta in order and the tie picks
-    are ``picks`` in order. Under reward law ``law`` != 0 (``_laws``) each pull draws its reward.
-    """
+def private_ucb_kernel(means, horizon, checkpoints, params, draws, law=0):
+    """One run (``_tossou``'s calling convention; ``params`` from :func:`_args`). Returns (regret[C], pulls[K],
+    reward_sum); the trees' standard Laplace draws are eta in order."""
+    epsilon, node_scale, random_ties, hoeffding = params
+    sb, u, eta, picks, replay = draws
     k = means.size
-    gap = means.max() - means
-    crit = critical_chunks(means)
+    gap, crit, lt, out = run_buffers(means, checkpoints)
     pa, pe = padded_index(k)  # y_i/n_i and 1/n_i
     pd = np.zeros(pa.size)  # n_i^-1/2
     v = np.empty(pa.size)
@@ -68,8 +63,6 @@ def private_ucb_kernel(
     ln_big_t = math.log(horizon)
     c0 = k * ln_big_t**2 / epsilon
     big = math.log(k * horizon * ln_big_t)
-    lt = np.empty(BLOCK)
-    out = np.empty(checkpoints.size)
     regret = 0.0
     total = 0.0
     ci = 0
@@ -78,9 +71,7 @@ def private_ucb_kernel(
     j = BLOCK
     for t in range(1, horizon + 1):
         if j == BLOCK:
-            fill_log(lt, t)
-            if not replay and law == BERNOULLI:
-                fill_uniforms(sb, crit, u)
+            log_block(lt, t, sb, crit, u, replay, law)
             j = 0
         if t <= k:
             a = np.uintp(t - 1)
@@ -95,10 +86,7 @@ def private_ucb_kernel(
         else:  # another law: the reward itself, from the stream
             r = stream_reward(sb, law, means[a])
         if ec == eta.size:
-            if replay:
-                raise IndexError("replayed noise exhausted")
-            fill_laplace(sb, 1.0, eta)
-            ec = 0
+            ec = refill_laplace(sb, eta, replay)
         na = n[a] + 1
         n[a] = na
         sa = s[a] + r
@@ -114,9 +102,7 @@ def private_ucb_kernel(
         nxt[a, 1] = 1.0 / math.sqrt(na + 1)
         total += r
         regret += gap[a]
-        while ci < checkpoints.size and checkpoints[ci] == t:
-            out[ci] = regret
-            ci += 1
+        ci = record(out, checkpoints, ci, t, regret)
         j += 1
     return out, n, total
 

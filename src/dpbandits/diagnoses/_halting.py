@@ -43,8 +43,8 @@ def halting_times(
     key = config_key({"diagnosis": "halting", "instance": instance, "k": k, "epsilon": epsilon, "M": mult, "C": coef})
     svt, _, hist = noise_scales(epsilon, 1)
     ck = np.array([horizon], dtype=np.int64)
-    args = (means, horizon, epsilon, 1.0 / horizon, mult, coef, 0, svt, hist, ck)
-    pulls = [dp_se2_kernel(*args, run_generator(seed, key, i))[1] for i in range(runs)]
+    params = (epsilon, 1.0 / horizon, mult, coef, 0, svt, hist)
+    pulls = [dp_se2_kernel(means, horizon, ck, params, run_generator(seed, key, i))[1] for i in range(runs)]
     steps = elimination_steps(pulls)
     return mean_se(np.where(np.isnan(steps), horizon, steps))
 
