@@ -27,7 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from . import catalogue, plugins, reference, registry
+from . import plugins, reference, registry
+from .catalogue.costs import pulls_per_run
+from .catalogue.expand import expand
+from .catalogue.jobs import plan_jobs
 from .checkpoints import default_checkpoints
 from .instances import means_for, sajed_instance
 from .laws import DEFAULT, LAWS
@@ -143,15 +146,15 @@ def ns_per_pull(rows: list[dict], algorithm: str, k: int, rewards: str = DEFAULT
 
 
 def catalogue_jobs(config: dict) -> list[dict]:
-    """Every simulation job of the pipeline (:func:`catalogue.plan_jobs`): algorithm, kind and its members'
+    """Every simulation job of the pipeline (:func:`plan_jobs`): algorithm, kind and its members'
     (K, pulls, reward law) (pulls 0 for BAI), plus the first member's spec."""
-    sims, _ = catalogue.expand(config)
+    sims, _ = expand(config)
     jobs = []
-    for job in catalogue.plan_jobs(config, sims)[0].values():
+    for job in plan_jobs(config, sims)[0].values():
         members = [
             (
                 means_for(s.instance).size if s.kind == "regret" else None,
-                catalogue.pulls_per_run(s) * (job.stop - job.start) if s.kind == "regret" else 0,
+                pulls_per_run(s) * (job.stop - job.start) if s.kind == "regret" else 0,
                 s.instance.get("rewards", DEFAULT) if s.kind == "regret" else None,
             )
             for s in job.members
