@@ -7,7 +7,11 @@ import numpy as np
 import pytest
 import yaml
 
-from dpbandits import catalogue, configfile
+from dpbandits import configfile
+from dpbandits.catalogue.costs import estimated_seconds
+from dpbandits.catalogue.expand import expand
+from dpbandits.catalogue.jobs import chunk_size, chunks, plan_jobs
+from dpbandits.catalogue.model import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -25,7 +29,7 @@ def config():
 
 def test_default_config_is_valid_and_expands(config):
     assert configfile.prepare(copy.deepcopy(config), SCHEMA) == config  # preparing twice changes nothing
-    sims, figures = catalogue.expand(config)
+    sims, figures = expand(config)
     assert set(figures) == set(config["papers"])
     for paper, figs in figures.items():
         for name, fig in figs.items():
@@ -36,14 +40,14 @@ def test_default_config_is_valid_and_expands(config):
 
 
 def test_identical_configurations_are_simulated_once(config):
-    sims, figures = catalogue.expand(config)
+    sims, figures = expand(config)
     cids = [c.cid for figs in figures.values() for f in figs.values() for p in f.panels for c in p.curves]
     assert len(set(cids)) == len(sims)
     assert len(cids) >= len(sims)
 
 
 def test_tossou_catalogue(config):
-    sims, figures = catalogue.expand(config)
+    sims, figures = expand(config)
     fig = figures["tossou2016"]["fig2a"]
     assert fig.runs == 100
     spec = sims[fig.panels[0].curves[0].cid]
@@ -66,26 +70,26 @@ def test_tossou_catalogue(config):
 def test_smoke_scale_caps(config):
     smoke = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
     cfg = {**config, **smoke}
-    sims, figures = catalogue.expand(cfg)
+    sims, figures = expand(cfg)
     assert all(s.horizon <= smoke["scale"]["max_horizon"] for s in sims.values() if s.kind == "regret")
     assert all(f.runs <= smoke["scale"]["max_runs"] for figs in figures.values() for f in figs.values())
 
 
 def test_chunks_cover_runs():
-    assert catalogue.chunks(7, 3) == [(0, 3), (3, 6), (6, 7)]
-    assert catalogue.chunks(4, 10) == [(0, 4)]
+    assert chunks(7, 3) == [(0, 3), (3, 6), (6, 7)]
+    assert chunks(4, 10) == [(0, 4)]
 
 
 @pytest.mark.parametrize("job_seconds", [1e-9, 60, 1e9])
 def test_jobs_cover_every_run_of_every_configuration_once(config, job_seconds):
     cfg = {**config, "job_seconds": job_seconds}
-    sims, _ = catalogue.expand(cfg)
-    jobs, where = catalogue.plan_jobs(cfg, sims)
+    sims, _ = expand(cfg)
+    jobs, where = plan_jobs(cfg, sims)
     covered = {cid: [] for cid in sims}
     for key, job in jobs.items():
         assert key == job.key and all(s.algorithm == job.algorithm for s in job.members)
         if len(job.members) > 1:  # packed jobs stay within the budget
-            assert sum(catalogue.estimated_seconds(s, job.stop - job.start) for s in job.members) <= job_seconds
+            assert sum(estimated_seconds(s, job.stop - job.start) for s in job.members) <= job_seconds
         else:
             assert job.bid == job.members[0].cid
         for spec in job.members:
@@ -94,16 +98,14 @@ def test_jobs_cover_every_run_of_every_configuration_once(config, job_seconds):
         assert covered[cid] == list(range(spec.runs)), cid  # once each, and where[] lists them in run order
         assert [r for key in where[cid] for r in range(jobs[key].start, jobs[key].stop)] == list(range(spec.runs))
     if job_seconds == 1e-9:  # nothing is packed
-        assert len(jobs) == sum(
-            len(catalogue.chunks(s.runs, catalogue.chunk_size(cfg, s.algorithm))) for s in sims.values()
-        )
+        assert len(jobs) == sum(len(chunks(s.runs, chunk_size(cfg, s.algorithm))) for s in sims.values())
 
 
 def test_cheap_chunks_are_packed_per_algorithm(config):
     smoke = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
     cfg = {**config, **smoke}
-    sims, _ = catalogue.expand(cfg)
-    jobs, _ = catalogue.plan_jobs(cfg, sims)
+    sims, _ = expand(cfg)
+    jobs, _ = plan_jobs(cfg, sims)
     algorithms = {s.algorithm for s in sims.values()}
     # smoke scale: every chunk is cheap, so one job per (algorithm, run range)
     assert len(jobs) == len({(j.algorithm, j.start, j.stop) for j in jobs.values()}) < len(sims)
@@ -111,7 +113,7 @@ def test_cheap_chunks_are_packed_per_algorithm(config):
     # paper scale: a DP-UCB chunk (15 ns x 5e7 pulls x 4 epsilons x 15 runs = 45 s) above job_seconds
     # is a job of its own
     paper = {**config, "job_seconds": 30}
-    paper_jobs, _ = catalogue.plan_jobs(paper, catalogue.expand(paper)[0])
+    paper_jobs, _ = plan_jobs(paper, expand(paper)[0])
     big = [j for j in paper_jobs.values() if j.algorithm == "dp_ucb" and j.members[0].horizon == 50_000_000]
     assert len(big) == 64 // 4 * 2 and all(len(j.members) == 1 for j in big)
 
@@ -157,7 +159,7 @@ SEMANTIC = [
 def test_schema_rejects_bad_config(mutate, culprit):
     cfg = raw_config()
     mutate(cfg)
-    with pytest.raises(catalogue.ConfigError, match=culprit) as err:
+    with pytest.raises(ConfigError, match=culprit) as err:
         configfile.prepare(cfg, SCHEMA)
     assert "\n" not in str(err.value)
 
@@ -167,8 +169,8 @@ def test_expand_rejects_bad_config_naming_the_key(mutate, culprit):
     cfg = raw_config()
     cfg.setdefault("algorithms", {}).update(dp_ucb_int={}, ucb={})
     mutate(cfg)
-    with pytest.raises(catalogue.ConfigError) as err:
-        catalogue.expand(configfile.prepare(cfg, SCHEMA))
+    with pytest.raises(ConfigError) as err:
+        expand(configfile.prepare(cfg, SCHEMA))
     assert culprit in str(err.value)
     if culprit.startswith("algorithms."):  # an override is named where it was typed, not at a figure using it
         assert str(err.value).startswith(culprit), str(err.value)
@@ -206,7 +208,7 @@ def test_a_regret_instance_takes_a_reward_law(tmp_path):
 
     cfg = raw_config()
     _tossou(cfg).update(instance={"name": "tossou_2arm", "rewards": "beta"})
-    sims, _ = catalogue.expand(configfile.prepare(cfg, SCHEMA))
+    sims, _ = expand(configfile.prepare(cfg, SCHEMA))
     laws = {s.instance.get("rewards") for s in sims.values() if s.kind == "regret"}
     assert "beta" in laws and instance_label({"name": "tossou_2arm", "rewards": "beta"}) == "tossou_2arm, rewards=beta"
     base = {"kind": "regret", "algorithm": "ucb", "horizon": 300, "params": {}, "seed": 7, "checkpoints": 5}
@@ -225,5 +227,5 @@ def test_a_bai_instance_refuses_rewards_naming_the_key():
     fig = cfg["papers"]["chen2024"]["figures"]["fig1"]
     assert fig["kind"] == "bai"
     fig["instance"] = {**fig["instance"], "rewards": "beta"}
-    with pytest.raises(catalogue.ConfigError, match=r"instance\.rewards: a best-arm identification instance"):
-        catalogue.expand(cfg)
+    with pytest.raises(ConfigError, match=r"instance\.rewards: a best-arm identification instance"):
+        expand(cfg)

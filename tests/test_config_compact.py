@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dpbandits import catalogue, configfile
+from dpbandits import configfile
+from dpbandits.catalogue.expand import expand
+from dpbandits.catalogue.model import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,7 +79,7 @@ def test_panels_by_k_and_by_epsilons():
         {"title": "a: ε = 0.25", "epsilons": [0.25]},
         {"title": "b: ε = {0.5, 1}", "epsilons": [0.5, 1.0]},
     ]
-    sims, figures = catalogue.expand(by_eps)
+    sims, figures = expand(by_eps)
     assert [p.title for p in figures["p"]["fig05"].panels] == ["a: ε = 0.25", "b: ε = {0.5, 1}"]
 
 
@@ -105,7 +107,7 @@ def test_panels_by_k_and_by_epsilons():
     ],
 )
 def test_bad_compact_forms_are_refused_naming_the_key(figure, culprit):
-    with pytest.raises(catalogue.ConfigError) as err:
+    with pytest.raises(ConfigError) as err:
         configfile.prepare(minimal(**figure))
     assert str(err.value).startswith(culprit), str(err.value)
     assert "\n" not in str(err.value)
@@ -115,17 +117,17 @@ def test_errors_in_paper_defaults_name_the_defaults():
     config = minimal()
     config["papers"]["p"]["defaults"]["caption"] = "{nope}"
     with pytest.raises(
-        catalogue.ConfigError,
+        ConfigError,
         match=r"^papers\.p\.figures\.fig05\.caption: no field \{nope\}.*"
         r" \(caption set in papers\.p\.defaults\)$",
     ):
         configfile.prepare(config)
     config = minimal()
     del config["papers"]["p"]["defaults"]["runs"]
-    with pytest.raises(catalogue.ConfigError, match=r"^papers\.p\.figures\.fig05\.runs: missing"):
+    with pytest.raises(ConfigError, match=r"^papers\.p\.figures\.fig05\.runs: missing"):
         configfile.prepare(config)
     config["papers"]["p"]["defaults"]["bogus"] = 1
-    with pytest.raises(catalogue.ConfigError, match=r"^papers\.p\.defaults: Additional properties"):
+    with pytest.raises(ConfigError, match=r"^papers\.p\.defaults: Additional properties"):
         configfile.prepare(config)
 
 

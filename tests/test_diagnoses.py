@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 from _offline import remote_fetches
 
-from dpbandits import ALGORITHMS, catalogue, configfile, planning
+from dpbandits import ALGORITHMS, configfile, planning
+from dpbandits.catalogue.model import ConfigError, is_diagnostic
 from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, Context, Diagnosis, Finding, Quote
 from dpbandits.diagnoses.render import findings_table, report_html, undiagnosed
 
@@ -140,13 +141,13 @@ def test_a_diagnostics_block_becomes_figures_kept_out_of_readings():
     plan = planning.plan(raw)
     fig = plan.figures["tossou2016"]["diagnostics/probe"]
     assert fig.runs == 3 and fig.panels[0].horizon == 3000  # the paper's defaults merged under it, capped
-    assert catalogue.is_diagnostic("diagnostics/probe") and not catalogue.is_diagnostic("fig2a")
-    for _, figs in plan.readings.values():
-        for paper_figs in figs.values():
-            assert not any(catalogue.is_diagnostic(n) for n in paper_figs)
+    assert is_diagnostic("diagnostics/probe") and not is_diagnostic("fig2a")
+    for read in plan.readings.values():
+        for paper_figs in read.figures.values():
+            assert not any(is_diagnostic(n) for n in paper_figs)
     # lazy_dp_ts's axis is Hu & Hegde's reading, not Tossou's, though a Tossou diagnostic figure draws it
-    assert {r.papers for slug, (r, _) in plan.readings.items() if "bonus_log" in slug} == {("hu2022",)}
+    assert {r.reading.papers for slug, r in plan.readings.items() if "bonus_log" in slug} == {("hu2022",)}
     bad = yaml.safe_load(open("config/config.yaml"))
     bad["papers"]["tossou2016"]["diagnostics"] = {"probe": {"curves": ["ucb"], "runs": 0, "panels": [{"title": "p"}]}}
-    with pytest.raises(catalogue.ConfigError, match=r"papers\.tossou2016\.diagnostics\.probe"):
+    with pytest.raises(ConfigError, match=r"papers\.tossou2016\.diagnostics\.probe"):
         configfile.prepare(bad)

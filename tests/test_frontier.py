@@ -10,7 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpbandits import catalogue, configfile, frontier, planning
+from dpbandits import configfile, frontier, planning
+from dpbandits.catalogue.costs import estimated_seconds
+from dpbandits.catalogue.expand import expand
+from dpbandits.catalogue.model import ConfigError, Curve, Figure, Panel
 from dpbandits.klucb import kl_bernoulli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,15 +44,13 @@ def test_the_private_bound_decreases_in_epsilon_to_the_non_private_one():
 
 def _figure(laws=("bernoulli",)):
     """A two-algorithm frontier figure on two arms (no simulation): one panel per law."""
-    curves = [catalogue.Curve(f"{a} {e}", a, e, "cid") for a in ("dp_se", "dp_ucb_int") for e in (0.1, 1.0)]
+    curves = [Curve(f"{a} {e}", a, e, "cid") for a in ("dp_se", "dp_ucb_int") for e in (0.1, 1.0)]
     panels = [
-        catalogue.Panel(
-            law, {"means": [0.6, 0.5], **({} if law == "bernoulli" else {"rewards": law})}, curves, x="epsilon"
-        )
+        Panel(law, {"means": [0.6, 0.5], **({} if law == "bernoulli" else {"rewards": law})}, curves, x="epsilon")
         for law in laws
     ]
     spec = {"kind": "regret", "caption": "test", "band": "sem", "xscale": "log"}
-    return catalogue.Figure("crosspaper", "frontier/test", spec, 10, panels)
+    return Figure("crosspaper", "frontier/test", spec, 10, panels)
 
 
 def _table(regret: dict, laws=("bernoulli",)) -> pd.DataFrame:
@@ -133,7 +134,7 @@ def _config() -> dict:
 
 def test_a_frontier_figure_simulates_each_algorithm_once_for_every_epsilon():
     config = _config()
-    sims, figures = catalogue.expand(config)
+    sims, figures = expand(config)
     fig = figures["crosspaper"]["frontier/C1"]
     assert fig.frontier and not figures["crosspaper"]["C1"].frontier
     grid = sorted(fig.spec["epsilons"])
@@ -148,14 +149,14 @@ def test_a_frontier_figure_simulates_each_algorithm_once_for_every_epsilon():
 def test_a_regret_figure_refuses_another_x_by_its_key():
     config = copy.deepcopy(_config())
     config["papers"]["crosspaper"]["figures"]["frontier/C1"]["x"] = "budget"
-    with pytest.raises(catalogue.ConfigError, match=r"papers\.crosspaper\.figures\.frontier/C1\.panels\[0\]\.x"):
-        catalogue.expand(config)
+    with pytest.raises(ConfigError, match=r"papers\.crosspaper\.figures\.frontier/C1\.panels\[0\]\.x"):
+        expand(config)
 
 
 def _core_seconds(config: dict) -> float:
     """Estimated core-seconds of every simulation the pipeline plans for ``config`` (readings included)."""
     plan = planning.plan(copy.deepcopy(config))
-    return sum(catalogue.estimated_seconds(spec, spec.runs) for spec in plan.sims.values())
+    return sum(estimated_seconds(spec, spec.runs) for spec in plan.sims.values())
 
 
 def test_the_frontier_adds_at_most_a_fifth_to_the_pipelines_core_time():
@@ -222,7 +223,7 @@ def test_a_frontier_block_expands_to_one_figure_per_instance():
 def test_a_frontier_block_names_a_bad_instance(instances, match):
     raw = _frontier_block()
     raw["papers"]["p"]["frontier"]["instances"] = instances
-    with pytest.raises(catalogue.ConfigError, match=match):
+    with pytest.raises(ConfigError, match=match):
         configfile.prepare(raw)
 
 
@@ -232,14 +233,14 @@ def test_a_frontier_block_draws_other_laws_on_the_instances_it_names():
     assert [p["title"] for p in figures["frontier/C1"]["panels"]] == ["Bernoulli rewards"]
     panels = figures["frontier/tossou_2arm"]["panels"]
     assert [p.get("instance", {}).get("rewards") for p in panels] == [None, "beta", "uniform"]
-    with pytest.raises(catalogue.ConfigError, match=r"^papers\.p\.frontier\.rewards\.beta\[0\]: 'C9' is not one"):
+    with pytest.raises(ConfigError, match=r"^papers\.p\.frontier\.rewards\.beta\[0\]: 'C9' is not one"):
         configfile.prepare(_frontier_block(rewards={"beta": ["C9"]}))
 
 
 def test_a_frontier_block_needs_its_grid():
     raw = _frontier_block()
     del raw["papers"]["p"]["frontier"]["epsilons"]
-    with pytest.raises(catalogue.ConfigError, match=r"^papers\.p\.frontier: 'epsilons' is a required property"):
+    with pytest.raises(ConfigError, match=r"^papers\.p\.frontier: 'epsilons' is a required property"):
         configfile.prepare(raw)
 
 
@@ -251,12 +252,10 @@ def test_a_panel_under_another_law_draws_only_the_algorithms_that_declare_it(mon
     bernoulli_only = replace(registry.ALGORITHMS["ucb"], name="ucb_bernoulli_only", laws=("bernoulli",))
     monkeypatch.setitem(registry.ALGORITHMS, "ucb_bernoulli_only", bernoulli_only)
     config = configfile.prepare(_frontier_block(rewards={"beta": ["C1"]}))
-    _, figures = catalogue.expand(config)
+    _, figures = expand(config)
     bern, beta = figures["p"]["frontier/C1"].panels
     assert "ucb_bernoulli_only" in {c.algorithm for c in bern.curves}
     assert "ucb_bernoulli_only" not in {c.algorithm for c in beta.curves} and beta.curves
     config["papers"]["p"]["figures"]["frontier/C1"]["curves"] = ["ucb", "ucb_bernoulli_only"]
-    with pytest.raises(
-        catalogue.ConfigError, match=r"panels\[1\]\.curves\[1\]\.algorithm: ucb_bernoulli_only does not"
-    ):
-        catalogue.expand(config)
+    with pytest.raises(ConfigError, match=r"panels\[1\]\.curves\[1\]\.algorithm: ucb_bernoulli_only does not"):
+        expand(config)

@@ -32,9 +32,10 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import dpbandits
-from dpbandits import ALGORITHMS, catalogue, planning, reference
+from dpbandits import ALGORITHMS, planning, reference
 from dpbandits.bai import simulate_bai
 from dpbandits.bai.linear_instances import instance_for, section5_instance, two_arm_instance
+from dpbandits.catalogue.model import ConfigError
 from dpbandits.checkpoints import check_checkpoints, default_checkpoints
 from dpbandits.instances import NAMED, means_for, sajed_instance
 from dpbandits.laws import LAWS
@@ -855,7 +856,7 @@ def plan_or_refuse(config: dict, path: tuple, culprit: str, tmp_path: Path):
         warnings.simplefilter("error")
         try:
             planning.plan(config, SCHEMA)
-        except catalogue.ConfigError as err:
+        except ConfigError as err:
             message = str(err)
             event("refused")
             assert "\n" not in message, message

@@ -188,10 +188,12 @@ def test_slurm_profile_plans_the_full_dag():
     assert re.search(r"Group job sims", out)
     counts = dict(re.findall(r"^(\w+)\s+(\d+)\s*$", out, re.M))
     sys.path.insert(0, str(ROOT / "src"))
-    from dpbandits import catalogue, configfile, readings
+    from dpbandits import configfile, readings
+    from dpbandits.catalogue.expand import expand
+    from dpbandits.catalogue.jobs import plan_jobs
 
     config = configfile.load([ROOT / "config" / "config.yaml"])
-    sims, figures = catalogue.expand(config)
+    sims, figures = expand(config)
     readings.expand_readings(config, sims)  # adds the readings' configurations, as workflow/rules/common.smk does
-    assert int(counts["simulate"]) == len(catalogue.plan_jobs(config, sims)[0])
+    assert int(counts["simulate"]) == len(plan_jobs(config, sims)[0])
     assert all(int(counts[f"figures_{paper}"]) == 1 for paper in figures)

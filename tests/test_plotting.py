@@ -16,7 +16,8 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from dpbandits import catalogue, configfile, crosspaper, plotting, plugins, registry, style  # noqa: E402
+from dpbandits import configfile, crosspaper, plotting, plugins, registry, style  # noqa: E402
+from dpbandits.catalogue.expand import expand
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,7 +28,7 @@ def figures():
     config = configfile.load([ROOT / "config" / "config.yaml"])
     config["scale"] = {"max_horizon": 3000, "max_runs": 4, "max_budget": 2000}
     config["readings"]["enabled"] = False
-    return catalogue.expand(config)[1]
+    return expand(config)[1]
 
 
 def regret_table(fig) -> pd.DataFrame:

@@ -14,11 +14,15 @@ import pytest
 import yaml
 
 import dpbandits
-from dpbandits import catalogue, configfile, plugins, reference, registry, report, sources
+from dpbandits import configfile, plugins, reference, registry, report, sources
 from dpbandits.audit.loss import NO_RELEASE, audit_algorithm
 from dpbandits.audit.run import CONTROL_NOISE_FACTOR
 from dpbandits.audit.runners import default_algorithms
 from dpbandits.bench.timing import bench
+from dpbandits.catalogue.expand import expand
+from dpbandits.catalogue.jobs import plan_jobs
+from dpbandits.catalogue.model import ConfigError
+from dpbandits.catalogue.text import paper_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "dpse_halving"
@@ -88,7 +92,7 @@ def test_entry_point_plugin_joins_the_registry_and_simulates(example):
 
 def test_plugin_joins_the_cross_paper_study_with_the_same_seeds_and_epsilons(example):
     config = configfile.prepare(smoke_config())
-    sims, figures = catalogue.expand(config)
+    sims, figures = expand(config)
     for fig in figures["crosspaper"].values():
         for panel in (p for p in fig.panels if "rewards" not in p.instance):
             curves = {c.algorithm: c for c in panel.curves}
@@ -104,7 +108,7 @@ def test_plugin_joins_the_cross_paper_study_with_the_same_seeds_and_epsilons(exa
     assert {(s.instance["name"], s.horizon, s.epsilons, s.seed) for s in mine} <= {
         (s.instance["name"], s.horizon, s.epsilons, s.seed) for s in theirs
     }
-    jobs, _ = catalogue.plan_jobs(config, sims)
+    jobs, _ = plan_jobs(config, sims)
     assert {j.algorithm for j in jobs.values()} >= {"dpse_halving"}
     assert "dpse_halving" in report.paper_algorithms(config, "crosspaper")
 
@@ -181,7 +185,7 @@ def test_config_file_plugin_runs_its_numba_kernel_and_reaches_the_jobs(isolated,
     spec = f"{path}:ALGORITHM"
     config = smoke_config(plugins=[spec])
     configfile.prepare(config)
-    sims, figures = catalogue.expand(config)  # loads the config's plugins
+    sims, figures = expand(config)  # loads the config's plugins
     assert any(c.algorithm == "etc" for p in figures["crosspaper"]["C1"].panels for c in p.curves)
     assert plugins.FILES["etc"] == (str(path),)
     assert str(path) in sources.algorithm_sources("etc")  # the simulate rule's inputs
@@ -260,7 +264,7 @@ def test_bad_specs_fail_naming_them(isolated, tmp_path):
     with pytest.raises(plugins.PluginError, match="no such file"):
         plugins.load_plugins([f"{tmp_path}/missing.py:ALGORITHM"])
     bad = smoke_config(plugins=["nocolon"])
-    with pytest.raises(catalogue.ConfigError, match="plugins"):
+    with pytest.raises(ConfigError, match="plugins"):
         configfile.prepare(bad)
 
 
@@ -384,7 +388,7 @@ def test_the_audit_says_when_its_horizon_ends_before_any_release(example):
 
 def test_the_cross_paper_notebook_counts_the_plugin_it_draws(example):
     config = configfile.prepare(smoke_config())
-    settings = catalogue.paper_settings(config, "crosspaper", catalogue.expand(config)[1]["crosspaper"])
+    settings = paper_settings(config, "crosspaper", expand(config)[1]["crosspaper"])
     built_in = [n for n, a in registry.ALGORITHMS.items() if a.kind == "regret" and n not in plugins.PLUGINS]
     text = report.study_summary(settings).data
     assert text.startswith(

@@ -11,7 +11,9 @@ pytest.importorskip("snakemake")
 
 from snakemake_interface_logger_plugins.common import LogEvent  # noqa: E402
 
-from dpbandits import catalogue, progress  # noqa: E402
+from dpbandits import progress  # noqa: E402
+from dpbandits.catalogue.costs import cost_summary
+from dpbandits.catalogue.model import Job
 from snakemake_logger_plugin_dpbandits import LogHandler  # noqa: E402
 
 
@@ -178,9 +180,9 @@ def test_a_dry_run_lists_jobs_one_line_each_then_the_estimate(monkeypatch):
 
 
 def test_cost_summary_counts_the_jobs_it_is_given_and_flags_the_papers_scale():
-    job = catalogue.Job("dp_se", (), 0, 4)
+    job = Job("dp_se", (), 0, 4)
     jobs = {"a": job, "b": job, "c": job}
-    lines = catalogue.cost_summary(jobs, ["a", "c"], warn_hours=1.0, papers_scale=True)
+    lines = cost_summary(jobs, ["a", "c"], warn_hours=1.0, papers_scale=True)
     assert lines[0].startswith("dpbandits: 2 of 3 simulation jobs to run")
     assert "papers' scale" in lines[1] and "config/smoke.yaml" in lines[1]
-    assert len(catalogue.cost_summary(jobs, ["a"], warn_hours=1.0)) == 1
+    assert len(cost_summary(jobs, ["a"], warn_hours=1.0)) == 1

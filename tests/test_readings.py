@@ -6,7 +6,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from dpbandits import catalogue, configfile, readings, registry
+from dpbandits import configfile, readings, registry
+from dpbandits.catalogue.expand import expand
+from dpbandits.catalogue.model import ConfigError
 from dpbandits.claims.ledger import DEFAULT, diagnostic, markdown, with_robustness
 from dpbandits.registry import Param
 
@@ -24,7 +26,7 @@ def _config(smoke=True, **extra) -> dict:
 @pytest.fixture(scope="module")
 def expanded():
     config = _config()
-    sims, figures = catalogue.expand(config)
+    sims, figures = expand(config)
     default = dict(sims)
     return config, default, sims, figures, readings.expand_readings(config, sims)
 
@@ -73,20 +75,20 @@ def test_param_rejects_readings_without_the_default_first():
 
 def test_each_axis_value_is_one_reading_shared_by_the_papers_that_use_it(expanded):
     config, _, _, _, found = expanded
-    names = {r.name: r for r, _ in found.values()}
+    names = {r.reading.name: r.reading for r in found.values()}
     assert {"gamma_log=2", "gamma_denominator=2", "gamma_log=2 + gamma_denominator=2"} <= set(names)
     assert set(names["gamma_log=2"].papers) == {"sajed2019", "sajed2019thesis"}
     assert names["gamma_log=2 + gamma_denominator=2"].params == {"gamma_log": "2", "gamma_denominator": "2"}
     assert {"int_update=literal", "int_update=live_bonus", "tree_eps=eps", "hybrid_split=none"} <= set(names)
     assert any(n.startswith("schedule=") for n in names) and any(n.startswith("section5.") for n in names)
-    assert not any("crosspaper" in r.papers for r, _ in found.values())  # no claims, no readings
+    assert not any("crosspaper" in r.reading.papers for r in found.values())  # no claims, no readings
     assert not any(n.startswith("tie_break") for n in names)
 
 
 def test_a_reading_reuses_every_configuration_it_does_not_change(expanded):
     config, default, sims, figures, found = expanded
-    slug = next(s for s, (r, _) in found.items() if r.name == "gamma_log=2")
-    reading, figs = found[slug]
+    slug = next(s for s, r in found.items() if r.reading.name == "gamma_log=2")
+    figs = found[slug].figures
     changed = unchanged = 0
     for name, fig in figs["sajed2019"].items():
         for p_default, p_read in zip(figures["sajed2019"][name].panels, fig.panels, strict=True):
@@ -110,7 +112,7 @@ def test_a_reading_reuses_every_configuration_it_does_not_change(expanded):
 def test_reading_runs_are_capped_only_for_new_configurations():
     config = _config(smoke=False)
     assert config["readings"]["runs"] == {"dp_ucb": 4}
-    sims, _ = catalogue.expand(config)
+    sims, _ = expand(config)
     default = dict(sims)
     readings.expand_readings(config, sims)
     new = [s for c, s in sims.items() if c not in default]
@@ -121,7 +123,7 @@ def test_reading_runs_are_capped_only_for_new_configurations():
 
 def test_instance_reading_changes_the_instance_of_its_panels(expanded):
     _, default, sims, _, found = expanded
-    reading, figs = next(v for v in found.values() if v[0].instance)
+    reading, figs = next((r.reading, r.figures) for r in found.values() if r.reading.instance)
     ((inst, values),) = reading.instance.items()
     for fig in figs["chen2024"].values():
         for panel in fig.panels:
@@ -144,8 +146,8 @@ def test_instance_reading_changes_the_instance_of_its_panels(expanded):
 )
 def test_bad_reading_config_names_the_key(bad, culprit):
     config = _config(readings=bad)
-    sims, _ = catalogue.expand(config)
-    with pytest.raises(catalogue.ConfigError) as err:
+    sims, _ = expand(config)
+    with pytest.raises(ConfigError) as err:
         readings.expand_readings(config, sims)
     assert str(err.value).startswith(culprit)
 
@@ -159,7 +161,7 @@ def test_excluded_axes_and_disabled_readings_are_not_simulated():
     names = {r.name for r in readings.paper_readings(config, "sajed2019")}
     assert names == set()
     config["readings"]["enabled"] = False
-    sims, _ = catalogue.expand(config)
+    sims, _ = expand(config)
     assert readings.expand_readings(config, sims) == {}
 
 

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from dpbandits import catalogue, configfile, plotting, report
+from dpbandits import configfile, plotting, report
+from dpbandits.catalogue.expand import expand
 from dpbandits.claims.ledger import DEFAULT, markdown, with_robustness
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,8 +44,8 @@ def test_the_ledger_opens_with_the_note_only_when_scaled_down():
 
 def test_a_capped_figure_caption_says_its_settings_are_not_the_stated_ones():
     config = configfile.load([ROOT / "config" / "config.yaml", ROOT / "config" / "smoke.yaml"])
-    fig = catalogue.expand(config)[1]["crosspaper"]["C1"]
+    fig = expand(config)[1]["crosspaper"]["C1"]
     text = plotting.caption(fig)
     assert text.startswith("[Scaled-down run") and "T = 1e6" in text and "T=3000" in text
-    paper = catalogue.expand(configfile.load([ROOT / "config" / "config.yaml"]))[1]["crosspaper"]["C1"]
+    paper = expand(configfile.load([ROOT / "config" / "config.yaml"]))[1]["crosspaper"]["C1"]
     assert "Scaled-down" not in plotting.caption(paper)

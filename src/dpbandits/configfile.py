@@ -1,9 +1,9 @@
 """The pipeline's configuration file: validation, defaults, compact figure forms, and its documentation.
 
 :func:`prepare` is what :func:`dpbandits.planning.plan` does first. It validates a config against
-``workflow/schemas/config.schema.yaml`` (one :class:`~dpbandits.catalogue.ConfigError` line naming the key),
+``workflow/schemas/config.schema.yaml`` (one :class:`~dpbandits.catalogue.model.ConfigError` line naming the key),
 then rewrites each paper's figures from the compact forms into the explicit form that
-:func:`dpbandits.catalogue.expand` reads, and fills in the schema's ``default`` values, so that the
+:func:`dpbandits.catalogue.expand.expand` reads, and fills in the schema's ``default`` values, so that the
 defaults are stated in the schema only:
 
 * ``papers.<paper>.defaults``: figure keys merged under every figure of the paper (a key the figure sets
@@ -29,7 +29,7 @@ import string
 import sys
 from pathlib import Path
 
-from .catalogue import DIAGNOSTICS, ConfigError, figure_key
+from .catalogue.model import DIAGNOSTICS, ConfigError, figure_key, keypath
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -70,7 +70,7 @@ def check(config: dict, schema: dict, fill_defaults: bool = False) -> None:
     error = jsonschema.exceptions.best_match(_validator(schema, fill_defaults).iter_errors(config))
     if error is None:
         return
-    path = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in error.absolute_path).replace(".[", "[")
+    path = keypath(*error.absolute_path)
     allowed = error.schema.get("enum") if isinstance(error.schema, dict) else None
     hint = f" (allowed: {allowed})" if allowed and "is not one of" not in error.message else ""
     raise ConfigError(f"{path or '<top level>'}: {error.message}{hint}")
@@ -128,11 +128,15 @@ def _eps_text(value) -> str:
     return f"{value:g}"
 
 
-def _fill(template: str, fields: dict, key: str, note: str = "") -> str:
-    """``template`` with each ``{name}`` of ``fields`` replaced; other braces (``{3, 5}``) are kept."""
+def _fill(template: str, fields: dict, fkey: str, key: str, note: str = "") -> str:
+    """``template`` (at ``key`` of figure ``fkey``) with each ``{name}`` of ``fields`` replaced; other braces
+    (``{3, 5}``) are kept."""
 
-    fkey = key.split(".panels")[0].rsplit(".caption", 1)[0]  # the figure's key
-    needs = {"instance": f"{fkey}.instance.name", "k": f"{fkey}.instance.k", "epsilons": f"{fkey}.epsilons"}
+    needs = {
+        "instance": keypath(fkey, "instance", "name"),
+        "k": keypath(fkey, "instance", "k"),
+        "epsilons": keypath(fkey, "epsilons"),
+    }
 
     def sub(match):
         name = match.group(1)
@@ -156,7 +160,7 @@ def figure(paper: str, name: str, fspec: dict, defaults: dict) -> dict:
     spec = {**copy.deepcopy(defaults), **fspec}
 
     def note(key):  # where the figure's value of ``key`` is written, if not in the figure
-        return "" if key in fspec else f" ({key} set in papers.{paper}.defaults)"
+        return "" if key in fspec else f" ({key} set in {keypath('papers', paper, 'defaults')})"
 
     instance = spec.get("instance") or {}
     fields = {
@@ -167,11 +171,13 @@ def figure(paper: str, name: str, fspec: dict, defaults: dict) -> dict:
         "epsilons": _eps_text(spec["epsilons"]) if "epsilons" in spec else None,
     }
     if "caption" in spec:
-        spec["caption"] = _fill(spec["caption"], fields, f"{fkey}.caption", note("caption"))
+        spec["caption"] = _fill(spec["caption"], fields, fkey, keypath(fkey, "caption"), note("caption"))
     if "runs" not in spec:
-        raise ConfigError(f"{fkey}.runs: missing (set it in the figure or in papers.{paper}.defaults)")
+        raise ConfigError(
+            f"{keypath(fkey, 'runs')}: missing (set it in the figure or in {keypath('papers', paper, 'defaults')})"
+        )
     if isinstance(spec.get("panels"), dict):
-        spec["panels"] = panels_by(spec["panels"], spec, f"{fkey}.panels", note("panels"))
+        spec["panels"] = panels_by(spec["panels"], spec, fkey, note("panels"))
     return spec
 
 
@@ -179,19 +185,23 @@ def frontier(paper: str, spec: dict, figures: dict) -> dict[str, dict]:
     """The figures of a paper's ``frontier`` block: ``frontier/<instance name>`` per instance, each drawing final
     regret against the block's epsilons (``x: epsilon``): a Bernoulli panel, and a panel for each other reward law
     whose ``rewards`` entry names the instance (docs/frontier.md)."""
-    key = f"papers.{paper}.frontier"
+    key = keypath("papers", paper, "frontier")
     names = [instance.get("name") for instance in spec["instances"]]
     for law, chosen in spec.get("rewards", {}).items():
         for j, name in enumerate(chosen):
             if name not in names:
-                raise ConfigError(f"{key}.rewards.{law}[{j}]: {name!r} is not one of the frontier's instances {names}")
+                raise ConfigError(
+                    f"{keypath(key, 'rewards', law, j)}: {name!r} is not one of the frontier's instances {names}"
+                )
     out = {}
     for i, instance in enumerate(spec["instances"]):
         if "name" not in instance:
-            raise ConfigError(f"{key}.instances[{i}].name: missing; a frontier figure is named by its instance")
+            raise ConfigError(
+                f"{keypath(key, 'instances', i, 'name')}: missing; a frontier figure is named by its instance"
+            )
         name = f"frontier/{instance['name']}"
         if name in figures or name in out:
-            raise ConfigError(f"{key}.instances[{i}].name: figure {name!r} is already defined")
+            raise ConfigError(f"{keypath(key, 'instances', i, 'name')}: figure {name!r} is already defined")
         laws = ["bernoulli"] + [law for law, chosen in spec.get("rewards", {}).items() if instance["name"] in chosen]
         fspec = {
             "x": "epsilon",
@@ -213,15 +223,17 @@ def frontier(paper: str, spec: dict, figures: dict) -> dict[str, dict]:
     return out
 
 
-def panels_by(by: dict, spec: dict, key: str, note: str = "") -> list[dict]:
-    """Panels ``[{title, instance | epsilons}, ...]``, one per value of the one axis ``by`` names."""
+def panels_by(by: dict, spec: dict, fkey: str, note: str = "") -> list[dict]:
+    """Panels ``[{title, instance | epsilons}, ...]`` of figure ``fkey``, one per value of the one axis ``by``
+    (its ``panels``) names."""
+    key = keypath(fkey, "panels")
     axes = [a for a in by if a != "title"]
     if len(axes) != 1:
         raise ConfigError(f"{key}: name exactly one axis to make panels from ({' or '.join(AXES)}), got {axes}{note}")
     axis = axes[0]
     instance = spec.get("instance")
     if axis == "k" and not instance:
-        raise ConfigError(f"{key}.k: panels by k need the figure's instance{note}")
+        raise ConfigError(f"{keypath(key, 'k')}: panels by k need the figure's instance{note}")
     out = []
     for i, value in enumerate(by[axis]):
         panel: dict = {}
@@ -233,7 +245,7 @@ def panels_by(by: dict, spec: dict, key: str, note: str = "") -> list[dict]:
             "k": inst.get("k"),
             "epsilons": None if eps is None else _eps_text(eps),
         }
-        panel["title"] = _fill(by["title"], fields, f"{key}.title", note)
+        panel["title"] = _fill(by["title"], fields, fkey, keypath(key, "title"), note)
         if axis == "k":
             panel["instance"] = inst
         else:

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from . import plotting, style
-from .catalogue import Figure
+from .catalogue.model import Figure
 from .io import check_bai_shapes, load_groups, load_member
 
 

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from . import registry
-from .catalogue import Figure
+from .catalogue.model import Figure
 from .instances import instance_label, means_for
 from .klucb import kl_bernoulli
 

@@ -3,7 +3,7 @@
 :func:`plan` is what ``workflow/rules/common.smk`` does at start-up: the JSON schema (with its defaults and
 the compact figure forms, :func:`dpbandits.configfile.prepare`), the plugins, the figure catalogue, the
 readings and the simulation jobs. Every invalid value raises
-:class:`~dpbandits.catalogue.ConfigError` with one line naming its key, so a bad config fails in seconds,
+:class:`~dpbandits.ConfigError` with one line naming its key, so a bad config fails in seconds,
 before any output is written.
 """
 
@@ -12,19 +12,21 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import catalogue, configfile, plugins, readings, registry
+from . import configfile, plugins, readings, registry
+from .catalogue.expand import expand
+from .catalogue.jobs import plan_jobs
+from .catalogue.model import ConfigError, Figure, Job, SimSpec, keypath
 
 
 @dataclass
 class Plan:
-    """sims {cid: SimSpec}; figures {paper: {figure: Figure}}; readings {slug: (Reading, {paper: figures})};
-    jobs {job key: Job}; where {cid: [job keys in run order]}."""
+    """A validated config expanded into everything the pipeline runs (:func:`plan`)."""
 
-    sims: dict
-    figures: dict
-    readings: dict
-    jobs: dict
-    where: dict
+    sims: dict[str, SimSpec]  # {cid: configuration}, the readings' configurations included
+    figures: dict[str, dict[str, Figure]]  # {paper: {figure name: Figure}}
+    readings: dict[str, readings.ReadingFigures]  # {reading slug: the reading and its figures}
+    jobs: dict[str, Job]  # {job key (JOB_KEY): simulation job}
+    where: dict[str, list[str]]  # {cid: [keys of the jobs holding its runs, in run order]}
 
 
 def plan(config: dict, schema_path=configfile.SCHEMA, export_plugins: bool = False) -> Plan:
@@ -40,13 +42,13 @@ def plan(config: dict, schema_path=configfile.SCHEMA, export_plugins: bool = Fal
     try:
         plugins.load_plugins(config["plugins"], export=export_plugins)
     except plugins.PluginError as err:
-        raise catalogue.ConfigError(f"plugins: {err}") from None
+        raise ConfigError(f"plugins: {err}") from None
     if export_plugins:
         config["plugins"] = [plugins.resolve(spec) for spec in config["plugins"]]
     _check_top_level(config)
-    sims, figures = catalogue.expand(config)
+    sims, figures = expand(config)
     read = readings.expand_readings(config, sims)  # adds the readings' configurations to sims
-    jobs, where = catalogue.plan_jobs(config, sims)
+    jobs, where = plan_jobs(config, sims)
     return Plan(sims, figures, read, jobs, where)
 
 
@@ -54,12 +56,12 @@ def _check_top_level(config: dict) -> None:
     """What the JSON schema cannot say: finite numbers, and keys that name registered algorithms."""
     for key in ("job_seconds", "cost_warning_hours"):
         if not math.isfinite(config[key]):
-            raise catalogue.ConfigError(f"{key}: must be a finite number, got {config[key]!r}")
+            raise ConfigError(f"{key}: must be a finite number, got {config[key]!r}")
     for key, names, extra in [
         ("chunk_runs", config["chunk_runs"], {"default"}),
-        ("readings.runs", config["readings"]["runs"], set()),
+        (keypath("readings", "runs"), config["readings"]["runs"], set()),
     ]:
         for name in names:
             if name not in registry.ALGORITHMS and name not in extra:
                 allowed = sorted(extra | set(registry.ALGORITHMS))
-                raise catalogue.ConfigError(f"{key}.{name}: not an algorithm; allowed: {allowed}")
+                raise ConfigError(f"{keypath(key, name)}: not an algorithm; allowed: {allowed}")

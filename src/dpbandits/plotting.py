@@ -12,7 +12,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from . import style  # noqa: E402
-from .catalogue import Figure, describe  # noqa: E402
+from .catalogue.model import Figure  # noqa: E402
+from .catalogue.text import describe  # noqa: E402
 from .instances import instance_label  # noqa: E402
 from .theory import bound_for  # noqa: E402
 

@@ -9,7 +9,7 @@ is found in one of three ways:
 * ``package.module:NAME`` or ``path/to/file.py:NAME`` in the environment variable ``DPBANDITS_PLUGINS``
   (entries separated by ``;``), also loaded on import: this is how the pipeline's jobs find the
   plugins its config names;
-* the same forms in the config's ``plugins`` list (:func:`dpbandits.catalogue.expand` loads them) or
+* the same forms in the config's ``plugins`` list (:func:`dpbandits.catalogue.expand.expand` loads them) or
   passed to :func:`load_plugins`.
 
 Each plugin is checked (an ``Algorithm``, whose own checks run when it is built; parameters that do not

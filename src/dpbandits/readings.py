@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field, replace
 
 from . import registry
-from .catalogue import ConfigError, expand, is_diagnostic
+from .catalogue.expand import expand
+from .catalogue.model import ConfigError, is_diagnostic, keypath
 
 DEFAULT = "default"
 
@@ -44,6 +45,15 @@ class Reading:
         """{param: value} this reading sets for ``algorithm`` (its axes among ``params``)."""
         alg = registry.ALGORITHMS[algorithm]
         return {k: v for k, v in self.params.items() if k in alg.params and alg.params[k].is_axis}
+
+
+@dataclass(frozen=True)
+class ReadingFigures:
+    """A reading and the figures it expands: ``figures`` {paper: {figure: Figure}} over ``reading.papers`` (no
+    diagnostic figures)."""
+
+    reading: Reading
+    figures: dict
 
 
 def _text(value) -> str:
@@ -144,10 +154,12 @@ def paper_readings(config: dict, paper: str) -> list[Reading]:
     if pcfg is None:
         return []
     axes = paper_axes(config, paper)
-    key = f"readings.papers.{paper}"
+    key = keypath("readings", "papers", paper)
     for i, label in enumerate(pcfg["exclude"]):
         if label not in axes:
-            raise ConfigError(f"{key}.exclude[{i}]: {label!r} is not an axis of this paper; axes: {sorted(axes)}")
+            raise ConfigError(
+                f"{keypath(key, 'exclude', i)}: {label!r} is not an axis of this paper; axes: {sorted(axes)}"
+            )
     out = []
     for label, (kind, name, readings) in axes.items():
         if label in pcfg["exclude"]:
@@ -157,7 +169,7 @@ def paper_readings(config: dict, paper: str) -> list[Reading]:
             if _text(value) != _text(default):
                 out.append(_reading({label: value}, axes))
     for i, combo in enumerate(pcfg["combine"]):
-        parts = dict(_parse(item, axes, f"{key}.combine[{i}]") for item in combo)
+        parts = dict(_parse(item, axes, keypath(key, "combine", i)) for item in combo)
         out.append(_reading(parts, axes))
     return [replace(r, papers=(paper,)) for r in out]
 
@@ -169,7 +181,8 @@ def all_readings(config: dict) -> dict[str, Reading]:
     for paper in config["readings"]["papers"]:
         if paper not in config["papers"]:
             raise ConfigError(
-                f"readings.papers.{paper}: not a paper of the catalogue; papers: {sorted(config['papers'])}"
+                f"{keypath('readings', 'papers', paper)}: not a paper of the catalogue; "
+                f"papers: {sorted(config['papers'])}"
             )
         for r in paper_readings(config, paper):
             prev = out.get(r.slug)
@@ -204,9 +217,8 @@ def manifest(reading: Reading, figures: dict, sims: dict) -> dict:
     }
 
 
-def expand_readings(config: dict, sims: dict) -> dict[str, tuple[Reading, dict]]:
-    """{slug: (Reading, {paper: {figure: Figure}})} of every reading; adds the new configurations its figures use
-    to ``sims``.
+def expand_readings(config: dict, sims: dict) -> dict[str, ReadingFigures]:
+    """{slug: ReadingFigures} of every reading; adds the new configurations its figures use to ``sims``.
 
     ``sims`` is the default expansion's {cid: SimSpec}; configurations a reading does not change keep
     their cid and are not added again. New ones get ``readings.runs`` caps (:func:`cap_runs`). A reading covers
@@ -221,5 +233,5 @@ def expand_readings(config: dict, sims: dict) -> dict[str, tuple[Reading, dict]]
         for cid, spec in rsims.items():
             if cid not in sims and cid in used:
                 sims[cid] = cap_runs(config, spec, default_cids)
-        out[slug] = (reading, figs)
+        out[slug] = ReadingFigures(reading, figs)
     return out

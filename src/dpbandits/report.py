@@ -7,7 +7,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import catalogue, configfile, registry
+from . import configfile, registry
+from .catalogue.expand import expand
+from .catalogue.model import is_diagnostic
+from .catalogue.text import paper_settings
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
 
@@ -32,18 +35,18 @@ def scale_banner(settings: dict):
 
 
 def load_settings(paper: str, settings: dict | None = None) -> dict:
-    """The paper's settings passed by the pipeline (:func:`dpbandits.catalogue.paper_settings`), or those of
+    """The paper's settings passed by the pipeline (:func:`dpbandits.paper_settings`), or those of
     the default ``config/config.yaml`` when the notebook runs on its own."""
     if settings:
         return settings
     config = configfile.load([CONFIG])
-    return catalogue.paper_settings(config, paper, catalogue.expand(config)[1][paper])
+    return paper_settings(config, paper, expand(config)[1][paper])
 
 
 def paper_algorithms(config: dict, paper: str) -> list[str]:
     """The algorithms drawn in ``paper``'s figures (plugins included), in order of first appearance; ``config`` as
     prepared by :func:`dpbandits.configfile.prepare`."""
-    return list(catalogue.paper_settings(config, paper, catalogue.expand(config)[1][paper])["algorithms"])
+    return list(paper_settings(config, paper, expand(config)[1][paper])["algorithms"])
 
 
 def study_summary(settings: dict, then: str = ""):
@@ -61,9 +64,7 @@ def study_summary(settings: dict, then: str = ""):
         plural = "s" * (len(added) > 1)
         what += f" ({len(names) - len(added)} of the papers, plus the plugin{plural} {', '.join(added)})"
     # the frontier has its own grid; the diagnostics are the replication report's
-    figures = [
-        row for row in settings["figures"] if not row.get("frontier") and not catalogue.is_diagnostic(row["figure"])
-    ]
+    figures = [row for row in settings["figures"] if not row.get("frontier") and not is_diagnostic(row["figure"])]
     instances = {i for row in figures for i in row["instances"].split("; ")}
     eps = sorted({e for row in figures for e in row["epsilons"]})
     return Markdown(

@@ -8,11 +8,11 @@ for _paper in PAPERS:
             f"claims_{_paper}"
         input:
             [
-                f"{RESULTS}/figures/{_paper}/{name}.csv"
+                figure_paths(figures_dir(RESULTS, _paper), name)["csv"]
                 for name in FIGURES[_paper]
-                if not catalogue.is_diagnostic(name)
+                if not is_diagnostic(name)
             ],
-            [f for slug in paper_readings(_paper) for f in reading_tables(_paper, slug)],
+            [f for slug in paper_readings(_paper) for f in reading_files(_paper, slug)],
             script_sources("paper_claims.py"),
         output:
             claims_file(_paper),

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from dpbandits import (
     ALGORITHMS,
-    catalogue,
     diagnoses,
     planning,
     progress,
@@ -15,6 +14,17 @@ from dpbandits import (
     readings,
     sources,
 )
+from dpbandits.catalogue.costs import cost_summary, job_seconds
+from dpbandits.catalogue.jobs import figure_sims
+from dpbandits.catalogue.model import (
+    JOB_KEY,
+    ConfigError,
+    figure_paths,
+    figures_dir,
+    is_diagnostic,
+    job_path,
+)
+from dpbandits.catalogue.text import paper_settings
 from dpbandits.pipeline import ENTRY_POINTS
 from snakemake.logging import logger
 
@@ -27,7 +37,7 @@ try:
         str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"),
         export_plugins=True,
     )
-except catalogue.ConfigError as err:
+except ConfigError as err:
     raise ValueError(f"invalid config: {err}") from None
 SIMS, FIGURES, READINGS, JOBS, WHERE = (
     PLAN.sims,
@@ -48,7 +58,7 @@ SIM_OUTPUTS = {os.path.abspath(job.path(RESULTS)): key for key, job in JOBS.item
 def cost_lines(outputs):
     """The cost estimate of a run whose jobs write ``outputs`` (Snakemake's plan: what it will rerun)."""
     todo = [SIM_OUTPUTS[p] for p in map(os.path.abspath, outputs) if p in SIM_OUTPUTS]
-    return catalogue.cost_summary(
+    return cost_summary(
         JOBS, todo, config["cost_warning_hours"], papers_scale=not config["scale"]
     )
 
@@ -56,7 +66,7 @@ def cost_lines(outputs):
 def job_cost(job):
     """Estimated core-seconds of one Snakemake job (its start-up plus, for a simulation, its runs)."""
     key = SIM_OUTPUTS.get(os.path.abspath(str(job.output[0]))) if job.output else None
-    return progress.JOB_OVERHEAD_S + (catalogue.job_seconds(JOBS[key]) if key else 0.0)
+    return progress.JOB_OVERHEAD_S + (job_seconds(JOBS[key]) if key else 0.0)
 
 
 # a dry run's estimate, printed by the dpbandits logger
@@ -87,18 +97,18 @@ def claims_file(paper):
 
 
 def figure_files(paper):
-    return expand(
-        f"{RESULTS}/figures/{paper}/{{figure}}.{{ext}}",
-        figure=list(FIGURES[paper]),
-        ext=["pdf", "png", "csv"],
-    )
+    return [
+        figure_paths(figures_dir(RESULTS, paper), name)[ext]
+        for name in FIGURES[paper]
+        for ext in ("pdf", "png", "csv")
+    ]
 
 
 def summary_files(paper):
     """Extra outputs of a paper with ``summary: true`` (the cross-paper heat-map and ranking)."""
     if not config["papers"][paper].get("summary"):
         return []
-    base = f"{RESULTS}/figures/{paper}/summary"
+    base = f"{figures_dir(RESULTS, paper)}/summary"
     return [
         f"{base}/heatmap.pdf",
         f"{base}/heatmap.png",
@@ -110,11 +120,10 @@ def summary_files(paper):
 def frontier_files(paper):
     """Summary outputs of a paper's frontier figures (``x: epsilon``): tidy table and one-page summary."""
     if not any(
-        fig.frontier and not catalogue.is_diagnostic(name)
-        for name, fig in FIGURES[paper].items()
+        fig.frontier and not is_diagnostic(name) for name, fig in FIGURES[paper].items()
     ):
         return []
-    base = f"{RESULTS}/figures/{paper}/frontier"
+    base = f"{figures_dir(RESULTS, paper)}/frontier"
     return [
         f"{base}/frontier.csv",
         f"{base}/ranking.csv",
@@ -138,7 +147,5 @@ def paper_targets(paper):
 
 def job_specs(wildcards):
     """The configurations (``SimSpec.as_dict()``) simulated by one job."""
-    job = JOBS[
-        f"{wildcards.algorithm}/{wildcards.bid}/runs{wildcards.start}-{wildcards.stop}"
-    ]
+    job = JOBS[JOB_KEY.format(**dict(wildcards.items()))]
     return [spec.as_dict() for spec in job.members]

@@ -5,23 +5,14 @@
 
 def figure_outputs(paper):
     """{figure: {"pdf", "png", "csv", "runs"}: path} of one paper."""
-    base = f"{RESULTS}/figures/{paper}"
-    return {
-        name: {
-            "pdf": f"{base}/{name}.pdf",
-            "png": f"{base}/{name}.png",
-            "csv": f"{base}/{name}.csv",
-            "runs": f"{base}/{name}_runs.csv",
-        }
-        for name in FIGURES[paper]
-    }
+    base = figures_dir(RESULTS, paper)
+    return {name: figure_paths(base, name) for name in FIGURES[paper]}
 
 
 def paper_sims(paper):
     """{figure: {cid: [job result files]}} of one paper."""
     return {
-        name: catalogue.figure_sims(config, WHERE, fig)
-        for name, fig in FIGURES[paper].items()
+        name: figure_sims(config, WHERE, fig) for name, fig in FIGURES[paper].items()
     }
 
 
@@ -44,7 +35,8 @@ for _paper in PAPERS:
             ),
             script_sources("figures.py"),
         output:
-            [
+            # each list in the order of params.figures
+            pdf=[
                 report(
                     f["pdf"],
                     caption="../report/figure.rst",
@@ -53,8 +45,10 @@ for _paper in PAPERS:
                 )
                 for name, f in _outputs.items()
             ],
-            [f[ext] for f in _outputs.values() for ext in ("png", "csv", "runs")],
-            [
+            png=[f["png"] for f in _outputs.values()],
+            csv=[f["csv"] for f in _outputs.values()],
+            runs=[f["runs"] for f in _outputs.values()],
+            summary=[
                 (
                     report(p, caption="../report/heatmap.rst", category=_paper)
                     if p.endswith(".pdf")
@@ -62,7 +56,7 @@ for _paper in PAPERS:
                 )
                 for p in _summary
             ],
-            [
+            frontier=[
                 (
                     report(p, caption="../report/frontier.rst", category=_paper)
                     if p.endswith(".pdf")
@@ -80,9 +74,6 @@ for _paper in PAPERS:
         params:
             figures=FIGURES[_paper],
             sims=paper_sims(_paper),
-            outputs=_outputs,
-            summary=_summary,
-            frontier=_frontier,
         script:
             "../scripts/figures.py"
 

@@ -17,6 +17,6 @@ rule notebook:
     conda:
         "../envs/dpbandits.yaml"
     params:
-        settings=lambda w: catalogue.paper_settings(config, w.paper, FIGURES[w.paper]),
+        settings=lambda w: paper_settings(config, w.paper, FIGURES[w.paper]),
     script:
         "../scripts/render_notebook.py"  # not notebook.py: nbconvert imports a module named `notebook`

@@ -6,25 +6,36 @@
 
 
 def reading_tables(paper, slug):
-    """Tables and manifest that reading ``slug`` writes for ``paper``."""
-    base = f"{RESULTS}/readings/{slug}/figures/{paper}"
-    names = list(READINGS[slug][1][paper])
+    """Tidy tables that reading ``slug`` writes for ``paper``: each figure's curves, then its per-run finals."""
+    base = figures_dir(RESULTS, paper, slug)
     return [
-        f"{base}/{name}{suffix}.csv" for name in names for suffix in ("", "_runs")
-    ] + [f"{base}/reading.json"]
+        figure_paths(base, name)[what]
+        for name in READINGS[slug].figures[paper]
+        for what in ("csv", "runs")
+    ]
+
+
+def reading_manifest(paper, slug):
+    """The manifest of reading ``slug`` for ``paper`` (what it changed, with how many runs)."""
+    return f"{figures_dir(RESULTS, paper, slug)}/reading.json"
+
+
+def reading_files(paper, slug):
+    """Everything reading ``slug`` writes for ``paper`` (what the claims read)."""
+    return reading_tables(paper, slug) + [reading_manifest(paper, slug)]
 
 
 def paper_readings(paper):
     """Slugs of the readings of ``paper``."""
-    return [slug for slug, (reading, _) in READINGS.items() if paper in reading.papers]
+    return [slug for slug, read in READINGS.items() if paper in read.reading.papers]
 
 
 def reading_sims(paper):
     """{slug: {figure: {cid: [job result files]}}} of the readings of ``paper``."""
     return {
         slug: {
-            name: catalogue.figure_sims(config, WHERE, fig)
-            for name, fig in READINGS[slug][1][paper].items()
+            name: figure_sims(config, WHERE, fig)
+            for name, fig in READINGS[slug].figures[paper].items()
         }
         for slug in paper_readings(paper)
     }
@@ -49,7 +60,14 @@ for _paper in PAPERS:
             ),
             script_sources("reading_tables.py"),
         output:
-            [f for slug in paper_readings(_paper) for f in reading_tables(_paper, slug)],
+            tables=[
+                f
+                for slug in paper_readings(_paper)
+                for f in reading_tables(_paper, slug)
+            ],
+            manifests=[
+                reading_manifest(_paper, slug) for slug in paper_readings(_paper)
+            ],
         log:
             f"{RESULTS}/logs/readings/{_paper}.log",
         conda:
@@ -59,13 +77,14 @@ for _paper in PAPERS:
             mem_mb=2000,
         params:
             paper=_paper,
-            figures={slug: READINGS[slug][1][_paper] for slug in paper_readings(_paper)},
-            sims=reading_sims(_paper),
-            outputs={
-                slug: reading_tables(_paper, slug) for slug in paper_readings(_paper)
+            figures={
+                slug: READINGS[slug].figures[_paper] for slug in paper_readings(_paper)
             },
+            sims=reading_sims(_paper),
             manifests={
-                slug: readings.manifest(READINGS[slug][0], READINGS[slug][1], SIMS)
+                slug: readings.manifest(
+                    READINGS[slug].reading, READINGS[slug].figures, SIMS
+                )
                 for slug in paper_readings(_paper)
             },
         script:

@@ -11,17 +11,14 @@ def report_files(paper):
 def diagnosis_sims(paper):
     """{figure: {cid: [job result files]}} of the figures the paper's diagnoses load simulations of."""
     names = sorted({f for d in diagnoses.diagnoses(paper) for f in d.figures})
-    return {
-        name: catalogue.figure_sims(config, WHERE, FIGURES[paper][name])
-        for name in names
-    }
+    return {name: figure_sims(config, WHERE, FIGURES[paper][name]) for name in names}
 
 
 def diagnosis_readings(paper):
     """The readings' tables of ``paper``, if one of its diagnoses reads them."""
     if not any(d.readings for d in diagnoses.diagnoses(paper)):
         return []
-    return [f for slug in paper_readings(paper) for f in reading_tables(paper, slug)]
+    return [f for slug in paper_readings(paper) for f in reading_files(paper, slug)]
 
 
 for _paper in PAPERS:
@@ -32,9 +29,9 @@ for _paper in PAPERS:
         input:
             claims=claims_file(_paper),
             figures=[
-                f"{RESULTS}/figures/{_paper}/{name}{suffix}"
+                figure_paths(figures_dir(RESULTS, _paper), name)[what]
                 for name in FIGURES[_paper]
-                for suffix in (".png", ".csv", "_runs.csv")
+                for what in ("png", "csv", "runs")
             ],
             sims=sorted(
                 {
@@ -64,6 +61,6 @@ for _paper in PAPERS:
             paper=_paper,
             sims=diagnosis_sims(_paper),
             seed=config["seed"],
-            settings=catalogue.paper_settings(config, _paper, FIGURES[_paper]),
+            settings=paper_settings(config, _paper, FIGURES[_paper]),
         script:
             "../scripts/replication_report.py"

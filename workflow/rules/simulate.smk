@@ -1,5 +1,5 @@
 # One job = one chunk of runs of one or more configurations of one algorithm: cheap chunks are packed
-# together up to `job_seconds` (see dpbandits.catalogue.plan_jobs). A BAI configuration is one curve:
+# together up to `job_seconds` (see dpbandits.catalogue.jobs.plan_jobs). A BAI configuration is one curve:
 # an algorithm's sweep over budgets, epsilons or ratios. Its inputs are the package files the job runs
 # (dpbandits.sources): editing any of them reruns exactly the jobs that run it.
 
@@ -8,11 +8,11 @@ rule simulate:
     input:
         algorithm_sources,
     output:
-        f"{RESULTS}/sims/{{algorithm}}/{{bid}}/runs{{start}}-{{stop}}.npz",
+        job_path(RESULTS, JOB_KEY),
     log:
-        f"{RESULTS}/logs/simulate/{{algorithm}}/{{bid}}/runs{{start}}-{{stop}}.log",
+        f"{RESULTS}/logs/simulate/{JOB_KEY}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/simulate/{{algorithm}}/{{bid}}/runs{{start}}-{{stop}}.tsv"
+        f"{RESULTS}/benchmarks/simulate/{JOB_KEY}.tsv"
     conda:
         "../envs/dpbandits.yaml"
     resources:

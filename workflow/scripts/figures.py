@@ -3,34 +3,26 @@ privacy-utility frontier summary, where it has them; diagnostic figures join nei
 
 import logging
 
-from dpbandits.catalogue import is_diagnostic
+from dpbandits.catalogue.model import is_diagnostic
 from dpbandits.figures import make_figure
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)  # noqa: F821
-params = snakemake.params  # noqa: F821
-for name, fig in params.figures.items():
-    out = params.outputs[name]
-    make_figure(fig, params.sims[name], out["pdf"], out["png"], out["csv"], out["runs"])
-    logging.info("wrote %s", out["pdf"])
-if params.summary:
+params, out = snakemake.params, snakemake.output  # noqa: F821
+figures = list(params.figures.items())  # the order of each output list
+for i, (name, fig) in enumerate(figures):
+    make_figure(fig, params.sims[name], out.pdf[i], out.png[i], out.csv[i], out.runs[i])
+    logging.info("wrote %s", out.pdf[i])
+if out.summary:
     from dpbandits.crosspaper import write_summary
 
-    pdf, png, ranking, finals = params.summary
-    tables = [
-        out["csv"]
-        for name, out in params.outputs.items()
-        if not params.figures[name].frontier and not is_diagnostic(name)
-    ]
+    pdf, png, ranking, finals = out.summary
+    tables = [out.csv[i] for i, (name, fig) in enumerate(figures) if not fig.frontier and not is_diagnostic(name)]
     write_summary(tables, pdf, png, ranking, finals)
     logging.info("wrote %s", pdf)
-if params.frontier:
+if out.frontier:
     from dpbandits.frontier import write_frontier
 
-    csv, ranking, pdf, png = params.frontier
-    frontier = [
-        (fig, params.outputs[name]["csv"])
-        for name, fig in params.figures.items()
-        if fig.frontier and not is_diagnostic(name)
-    ]
+    csv, ranking, pdf, png = out.frontier
+    frontier = [(fig, out.csv[i]) for i, (name, fig) in enumerate(figures) if fig.frontier and not is_diagnostic(name)]
     write_frontier(frontier, csv, ranking, pdf, png)
     logging.info("wrote %s", pdf)

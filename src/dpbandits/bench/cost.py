@@ -12,7 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import catalogue
+from ..catalogue.costs import pulls_per_run
+from ..catalogue.expand import expand
+from ..catalogue.jobs import plan_jobs
 from ..instances import means_for
 from ..laws import DEFAULT
 
@@ -32,15 +34,15 @@ def ns_per_pull(rows: list[dict], algorithm: str, k: int, rewards: str = DEFAULT
 
 
 def catalogue_jobs(config: dict) -> list[dict]:
-    """Every simulation job of the pipeline (:func:`catalogue.plan_jobs`): algorithm, kind and its members'
+    """Every simulation job of the pipeline (:func:`plan_jobs`): algorithm, kind and its members'
     (K, pulls, reward law) (pulls 0 for BAI), plus the first member's spec."""
-    sims, _ = catalogue.expand(config)
+    sims, _ = expand(config)
     jobs = []
-    for job in catalogue.plan_jobs(config, sims)[0].values():
+    for job in plan_jobs(config, sims)[0].values():
         members = [
             (
                 means_for(s.instance).size if s.kind == "regret" else None,
-                catalogue.pulls_per_run(s) * (job.stop - job.start) if s.kind == "regret" else 0,
+                pulls_per_run(s) * (job.stop - job.start) if s.kind == "regret" else 0,
                 s.instance.get("rewards", DEFAULT) if s.kind == "regret" else None,
             )
             for s in job.members
