@@ -11,8 +11,8 @@ and summed. The kernels differ only in their index (computed at each episode's s
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import kernel
 from ..registry import Param
 from ._laws import reward, reward_sum
 from ._regret import fill_linear, record
@@ -31,7 +31,7 @@ ALPHA = Param(
 )
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def first_pulls(means, epsilon, checkpoints, out, mu, rng, law=0):
     """Rounds 1..K: arm a at round a + 1, its private mean mu[a] = X + Lap(1/epsilon) (float64[K]).
 
@@ -50,7 +50,7 @@ def first_pulls(means, epsilon, checkpoints, out, mu, rng, law=0):
     return c, regret, total
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, regret, rng, law=0):
     """Arm ``a``'s episode from round t + 1: N_a pulls (fewer if the horizon cuts it, then no release).
 
@@ -69,7 +69,7 @@ def episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, reg
     return t + steps, c, regret + gap * steps, s
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def new_state(k, size):
     """(mu float64[K], last int64[K], n int64[K], index float64[K], out float64[size]) of a fresh run."""
     return np.empty(k), np.ones(k, dtype=np.int64), np.ones(k, dtype=np.int64), np.empty(k), np.empty(size)

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from numba import njit
+from ..jit import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def argmax_ties(values, rng, random_ties):
     """Index of the maximum; ties broken uniformly at random if ``random_ties`` else lowest index.
 

@@ -21,25 +21,25 @@ State, all float64/int64 arrays of length K, created by :func:`lazy_state`:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import helper, kernel
 from ._laws import reward_sum
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def lazy_state(k):
     """(cur int64[K], size int64[K], obs float64[K], mu float64[K]) before the first pull (r = -1)."""
     return np.zeros(k, dtype=np.int64), np.ones(k, dtype=np.int64), np.zeros(k), np.zeros(k)
 
 
-@njit(cache=True, inline="always")
+@helper
 def lazy_count(a, cur, size):
     """Count one pull of arm ``a``; True if it completes the arm's open epoch (then call lazy_close)."""
     cur[a] += 1
     return cur[a] == size[a]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law=0):
     """Close arm ``a``'s complete epoch and return its reward sum Phi.
 
@@ -56,7 +56,7 @@ def lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law=0):
     return phi
 
 
-@njit(cache=True, inline="always")
+@helper
 def argmax_count(values):
     """(lowest index of the maximum, number of maximisers) of ``values``."""
     best = values[0]
@@ -73,7 +73,7 @@ def argmax_count(values):
     return arg, count
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def open_epoch_rewards(means, rng, cur, law=0):
     """Reward sum of the epochs still open at the horizon: the sums of cur[j] rewards of each arm j."""
     total = 0.0

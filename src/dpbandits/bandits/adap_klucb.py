@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+from ..jit import kernel
 from ..klucb import klucb_upper
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
@@ -26,7 +25,7 @@ from ._laws import law_args
 from ._params import TIE_BREAK
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, random_ties, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum, last[K], mu[K]): final n_a and private means.
 

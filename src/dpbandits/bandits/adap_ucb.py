@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+from ..jit import kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
 from ._adap import ALPHA, episode, first_pulls, new_state
@@ -30,7 +29,7 @@ UCB_LOG_READINGS = {
 }
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def adap_ucb_kernel(means, horizon, epsilon, alpha, log_c, checkpoints, rng, random_ties, law=0):
     """One run; ``log_c`` = ln c of the index's ln(c t_l). Returns (regret[C], pulls[K], reward_sum, last[K],
     mu[K]): final pull counts, last episode lengths and private means. ``law``: reward law code (``_laws``)."""

@@ -26,9 +26,9 @@ import math
 from functools import partial
 
 import numpy as np
-from numba import njit
 
 from ..audit_tables import DEFAULT_HORIZON, threshold_candidates
+from ..jit import kernel
 from ..laws import LAWS
 from ..mechanisms import laplace_scale
 from ..registry import ALGORITHMS, Algorithm, Audit, Contract, OptionalProbability, Param, Setting, register
@@ -53,7 +53,7 @@ def noise_scales(epsilon: float, r: int) -> tuple[float, float, float]:
     return b, a, laplace_scale(1.0 / r, epsilon / 2.0)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def dp_se2_kernel(
     means, horizon, epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit, checkpoints, rng, law=0
 ):

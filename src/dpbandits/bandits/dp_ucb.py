@@ -43,8 +43,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from ..jit import helper, kernel
 from ..laws import LAWS
 from ..mechanisms import tree_levels
 from ..registry import Algorithm, Contract, OptionalProbability, Param, Setting, register
@@ -70,7 +70,6 @@ GAMMA_DENOMINATOR_READINGS = {
 }
 BLOCK = 384  # steps per block of random draws: a multiple of 3 (three steps per 53-bit uniform)
 LEAD_CHUNK = 128  # longest chunk of leader steps checked against one rival bound (first chunk: 16)
-_FASTMATH = {"contract"}  # fused multiply-add only; no reassociation
 _U = np.uintp  # unsigned indices: no negative-index wraparound code
 
 
@@ -100,13 +99,13 @@ def node_scale(horizon: int, epsilon: float) -> float:
     return tree_levels(horizon) / epsilon
 
 
-@njit(cache=True, fastmath=_FASTMATH, inline="always")
+@helper(contract=True)
 def _pull(c, d, row, levels, count, a, u, e, means, gamma):
     """Pull arm ``a`` with reward decider ``u`` and node noise ``e``; return the reward (see :func:`_add`)."""
     return _add(c, d, row, levels, count, a, 1.0 if u < means[a] else 0.0, e, gamma)
 
 
-@njit(cache=True, fastmath=_FASTMATH, inline="always")
+@helper(contract=True)
 def _add(c, d, row, levels, count, a, r, e, gamma):
     """Pull arm ``a`` with reward ``r`` (of any law) and node noise ``e``; return the reward.
 
@@ -126,7 +125,7 @@ def _add(c, d, row, levels, count, a, r, e, gamma):
     return r
 
 
-@njit(cache=True, fastmath=_FASTMATH, error_model="numpy")
+@kernel(contract=True, numpy_errors=True)
 def _lead(j, stop, a, u, eta, g, means, gap, gamma, c, d, row, levels, count, acc, inv, rsq):
     """Pull the leader ``a`` at draws j, j+1, ... < stop while it provably is the argmax; return the
     first draw index not pulled here (the caller's argmax decides that step).
@@ -182,7 +181,7 @@ def _lead(j, stop, a, u, eta, g, means, gap, gamma, c, d, row, levels, count, ac
     return np.int64(j)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _new_state(k, gamma):
     """Initial state of one run: (c, d) padded to a multiple of 8 arms (padding never wins), rows of
     :func:`_pull` (w = Gamma, 1/(n+1) = (n+1)^-1/2 = 1), pull counts, tree levels, [regret, reward
@@ -197,7 +196,7 @@ def _new_state(k, gamma):
     return c, d, arm, np.zeros(k, dtype=np.int64), np.zeros((k, 65)), np.zeros(2), last, scratch
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, lead, sb, law):
     """Steps t .. t + jn - 1 on draws u[:jn], eta[:jn], recording the regret at the checkpoints reached.
 
@@ -239,7 +238,7 @@ def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, 
     return t, c
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _run(means, horizon, gamma, scale, checkpoints, sb, crit, out, lead, law):
     """One run on stream ``sb`` under reward law code ``law``: regret at the checkpoints into ``out``; returns
     (pulls[K], reward sum)."""
@@ -262,7 +261,7 @@ def _run(means, horizon, gamma, scale, checkpoints, sb, crit, out, lead, law):
     return state[3], state[5][1]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def dp_ucb_batch(means, horizon, gamma, scale, checkpoints, streams, lead=True, law=0):
     """Runs of DP-UCB with bonus ``gamma`` and node noise Lap(``scale``), one per PCG64 stream, under reward law
     code ``law`` (``_laws``).
@@ -281,7 +280,7 @@ def dp_ucb_batch(means, horizon, gamma, scale, checkpoints, streams, lead=True, 
     return out, pulls, totals
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def dp_ucb_on_draws(means, gamma, u, eta, checkpoints, lead=True):
     """DP-UCB on given draws: step t (1-based) gets reward u[t-1] < mu_a and node noise eta[t-1].
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from ..jit import kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Bound, Contract, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
@@ -28,7 +28,7 @@ from ._params import HYBRID_SPLIT, TIE_BREAK, hybrid_split
 from ._tossou import BLOCK, entry_points
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def dp_ucb_tossou_kernel(means, horizon, checkpoints, epsilon, random_ties, split, sb, u, eta, picks, replay, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum).
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from ..jit import kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._gamma import beta
@@ -46,7 +46,7 @@ def theta_stream(rng):
     return new_streams([np.random.Generator(rng.bit_generator.jumped())])[0]
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, random_ties, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum, obs[K], mu[K]): final O_j and private means.
 

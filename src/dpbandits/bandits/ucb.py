@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from ..jit import helper, kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Bound, register
 from ._argmax import count_max, first_max, fma, lead_chunk, padded_index, resolve_tie
@@ -29,7 +29,7 @@ LEAD_CHUNK = 128  # longest chunk of leader steps checked against one rival boun
 _U = np.uintp
 
 
-@njit(cache=True, inline="always")
+@helper
 def _pull(c, d, nxt, s, n, a, win):
     """Pull arm ``a`` of one run (reward 1 if ``win``): its c and d from the prepared row; return the reward.
 
@@ -49,7 +49,7 @@ def _pull(c, d, nxt, s, n, a, win):
     return r
 
 
-@njit(cache=True, inline="always")
+@helper
 def _pull_reward(c, d, s, n, a, r):
     """Pull arm ``a`` of one run with reward ``r`` of any law (no prepared row): c = S * (1/n), d = n^-1/2
     as :func:`_pull` computes them; return the reward."""
@@ -62,7 +62,7 @@ def _pull_reward(c, d, s, n, a, r):
     return r
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def _lead(j, stop, a, u, g, means, gap, c, d, nxt, s, n, acc, random_ties, inv, rsq):
     """Pull the leader ``a`` at steps j, j+1, ... < stop while it provably is the argmax; return the
     first step not pulled here (the caller's argmax decides it).
@@ -110,7 +110,7 @@ def _lead(j, stop, a, u, g, means, gap, c, d, nxt, s, n, acc, random_ties, inv, 
     return np.int64(j)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _new_state(k):
     """One run's (c, d, nxt, s, n, acc, last, (inv, rsq)): c, d padded to a multiple of 8 arms (padding
     never wins), prepared rows, reward sums, pull counts, [regret, reward total], the last arm pulled
@@ -131,7 +131,7 @@ def _new_state(k):
     )
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, replay, out, lead, law=0):
     """One run into ``out`` (regret at the checkpoints); returns (pulls[K], reward sum).
 
@@ -187,7 +187,7 @@ def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, repla
     return n, acc[1]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def ucb_batch(means, horizon, checkpoints, random_ties, streams, lead=True, law=0):
     """Runs of UCB1, one per PCG64 stream (uint64[R, STREAM] of ``_pcg64.new_streams``, advanced), under reward
     law code ``law`` (``_laws``).
