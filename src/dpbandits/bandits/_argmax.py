@@ -205,6 +205,9 @@ def tree8_3(a, b, d, h, g, o):
 def best_arm3(a, b, d, h, g, kp, random_ties, v):
     """(max, lowest-index argmax, number of maximisers or 1) of fma(g, d, fma(h, b, a)) over ``kp`` arms.
 
+    :func:`best_arm` with the index fused in: the kernels whose index has two moving terms compute it inside
+    the argmax rather than write it to an array and read it back (see :func:`tree8_3`).
+
     When several arms share the max, ``v`` receives the values (for :func:`resolve_tie` with c = v,
     d = 0, g = 0, whose values fma(0, 0, v) equal v).
     """

@@ -11,7 +11,7 @@ epoch's draws: :mod:`._laws`).
 
 Per-round helpers take no generator argument: passing a numpy Generator into an njit function
 costs ~35 ns per call (reference counting), so the generator is only handed to ``lazy_close``
-(once per epoch) and to ``argmax_ties`` (only when several maximisers exist).
+(once per epoch) and to ``_generator.pick_tie`` (only when several maximisers exist).
 
 State, all float64/int64 arrays of length K, created by :func:`lazy_state`:
 ``cur`` pulls in the open epoch (N_j), ``size`` size of the open epoch (2^(r_j+1)),
@@ -54,23 +54,6 @@ def lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law=0):
     size[a] = 2 * m
     cur[a] = 0
     return phi
-
-
-@helper
-def argmax_count(values):
-    """(lowest index of the maximum, number of maximisers) of ``values``."""
-    best = values[0]
-    arg = 0
-    count = 1
-    for i in range(1, values.size):
-        v = values[i]
-        if v > best:
-            best = v
-            arg = i
-            count = 1
-        elif v == best:
-            count += 1
-    return arg, count
 
 
 @kernel

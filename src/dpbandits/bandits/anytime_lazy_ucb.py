@@ -24,9 +24,9 @@ import numpy as np
 from ..jit import kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Contract, Setting, register
-from ._generator import argmax_ties
+from ._generator import argmax_count, pick_tie
 from ._laws import law_args
-from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
+from ._lazy import lazy_close, lazy_count, lazy_state, open_epoch_rewards
 from ._params import TIE_BREAK
 from ._regret import fill_linear
 
@@ -107,7 +107,7 @@ def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ti
                 index[i] = mu[i] + hoeff[i] * slt + lap[i] * lt
             a, ties = argmax_count(index)
             if ties > 1 and random_ties:
-                a = argmax_ties(index, rng, True)
+                a = pick_tie(index, a, ties, rng)
             elif ties == 1 and collapse:
                 m = run_length(a, t, min(size[a] - cur[a], horizon - t + 1), mu, hoeff, lap)
         cur[a] += m - 1  # rounds t .. t+m-2 cannot complete the epoch (m <= its remaining pulls)
