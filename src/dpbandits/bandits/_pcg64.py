@@ -87,6 +87,18 @@ def new_streams(rngs) -> np.ndarray:
     return out
 
 
+def single_run(run_batch):
+    """``Algorithm.run`` of a kernel's ``run_batch``: the batch of the one Generator ``rng``, as (regret[C],
+    pulls[K], reward_sum)."""
+
+    def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+        regret, pulls, totals = run_batch(means, horizon, epsilon, checkpoints, [rng], params, rewards)
+        return regret[0], pulls[0], totals[0]
+
+    run.__doc__ = f"One run of ``{run_batch.__module__}.run_batch`` on the Generator ``rng``."
+    return run
+
+
 def set_streams_state(rngs, streams: np.ndarray) -> None:
     """Advance each Generator to its stream's state: as if it had drawn every pooled word, read or not."""
     for rng, row in zip(rngs, streams, strict=True):

@@ -54,7 +54,7 @@ from ._counters import tree_noise_step
 from ._draws import critical_chunks, fill_draws, fill_laplace, fill_sqrt_log
 from ._laws import BERNOULLI, law_args, stream_reward
 from ._params import resolve_beta
-from ._pcg64 import new_streams, set_streams_state
+from ._pcg64 import new_streams, set_streams_state, single_run
 
 GAMMA_LOGS = ("e", "2")
 GAMMA_DENOMINATORS = ("eps", "2")
@@ -334,10 +334,7 @@ def run_batch(means, horizon, epsilon, checkpoints, rngs, params, rewards="berno
     return out
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
-    """One run of DP-UCB; see :func:`run_batch`."""
-    regret, pulls, totals = run_batch(means, horizon, epsilon, checkpoints, [rng], params, rewards)
-    return regret[0], pulls[0], totals[0]
+run = single_run(run_batch)
 
 
 register(

@@ -23,7 +23,7 @@ from ._argmax import count_max, first_max, fma, lead_chunk, padded_index, resolv
 from ._draws import critical_chunks, fill_sqrt_log, fill_uniforms
 from ._laws import BERNOULLI, law_args, stream_reward
 from ._params import TIE_BREAK
-from ._pcg64 import new_streams, set_streams_state
+from ._pcg64 import new_streams, set_streams_state, single_run
 from ._tossou import BLOCK, replay_stream
 
 LEAD_CHUNK = 128  # longest chunk of leader steps checked against one rival bound (first chunk: 16)
@@ -241,10 +241,7 @@ def run_batch(means, horizon, epsilon, checkpoints, rngs, params, rewards="berno
     return out
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
-    """One run of UCB1; see :func:`run_batch`."""
-    regret, pulls, totals = run_batch(means, horizon, epsilon, checkpoints, [rng], params, rewards)
-    return regret[0], pulls[0], totals[0]
+run = single_run(run_batch)
 
 
 register(
