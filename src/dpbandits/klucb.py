@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from .jit import kernel
 
 #: Inside the logarithms q is clamped into [Q_CLAMP, 1 - Q_CLAMP].
 Q_CLAMP = 1e-15
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def kl_bernoulli(p, q):
     """kl(p, q) = p ln(p/q) + (1-p) ln((1-p)/(1-q)) for p, q in [0, 1], with 0 ln 0 = 0.
 
@@ -28,7 +28,7 @@ def kl_bernoulli(p, q):
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def klucb_upper(p, level, tol):
     """KL-UCB index max{q in [p, 1] : kl(p, q) <= level} of a Bernoulli mean ``p`` in [0, 1].
 

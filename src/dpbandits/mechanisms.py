@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from .jit import helper
 
 # ---------------------------------------------------------------------------------------------
 # Laplace / Gaussian mechanisms
@@ -177,7 +178,7 @@ def hybrid_noise_variance(tau: int, epsilon: float, split: str = "half") -> floa
 # Incremental noise-only counters (fast kernels)
 
 
-@njit(cache=True, inline="always")
+@helper
 def ctz_nb(n):
     """Trailing zeros of n >= 1 (numba)."""
     i = 0
@@ -187,7 +188,7 @@ def ctz_nb(n):
     return i
 
 
-@njit(cache=True, inline="always")
+@helper
 def tree_noise_insert(nodes, z, n, scale, rng):
     """Advance a binary-tree counter's noise to insertion ``n`` (1-based); return the new noise.
 
@@ -204,7 +205,7 @@ def tree_noise_insert(nodes, z, n, scale, rng):
     return z + eta
 
 
-@njit(cache=True, inline="always")
+@helper
 def hybrid_noise_insert(nodes, state, tau, log_scale, node_scale, rng):
     """Advance a hybrid counter's noise to insertion ``tau`` (1-based); return the release noise.
 

@@ -4,9 +4,10 @@ numba's own on-disk cache (``@njit(cache=True)``) checks only the file that defi
 that calls or inlines a helper from another module (``bandits/_counters.py``, ``bandits/_release.py``, ...)
 would be loaded from the cache after that helper changed, and compute with the old helper. So the package
 points numba's cache at ``<base>/numba-<key>``, where ``key`` hashes the contents of every package file a
-compiled module can reach (:func:`compiled_sources`: the modules that import numba and their import
-closure, :func:`dpbandits.sources.closure`). Any edit to one of them gives a new, empty folder, and every
-kernel is compiled afresh from the code as it is now; undoing the edit finds the old folder again.
+compiled module can reach (:func:`compiled_sources`: the modules that import numba or its presets
+:mod:`dpbandits.jit`, and their import closure, :func:`dpbandits.sources.closure`). Any edit to one of them
+gives a new, empty folder, and every kernel is compiled afresh from the code as it is now; undoing the edit finds
+the old folder again.
 
 ``base`` is ``$DPBANDITS_CACHE_DIR``, else ``$XDG_CACHE_HOME/dpbandits``, else ``~/.cache/dpbandits`` (if it cannot
 be created, ``dpbandits-cache`` in the temporary directory). Folders
@@ -33,11 +34,12 @@ from . import sources
 
 KEEP = 8  # key folders always kept, most recently used first
 KEEP_DAYS = 7  # older unused key folders beyond KEEP are removed
-_USES_NUMBA = re.compile(r"^\s*(from|import) numba\b", re.M)
+_USES_NUMBA = re.compile(r"^\s*((from|import) numba\b|from (\.+|dpbandits\.)jit import)", re.M)  # or its presets
 
 
 def compiled_sources() -> list[str]:
-    """Sorted paths of the package files compiled code can reach: modules importing numba, and their closure."""
+    """Sorted paths of the package files compiled code can reach: modules importing numba or :mod:`.jit`, and their
+    closure."""
     files = sorted(sources.PACKAGE.rglob("*.py"))
     compiled = [f for f in files if _USES_NUMBA.search(f.read_text())]
     modules = [".".join((sources.NAME, *f.relative_to(sources.PACKAGE).with_suffix("").parts)) for f in compiled]

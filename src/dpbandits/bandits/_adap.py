@@ -10,9 +10,11 @@ and summed. The kernels differ only in their index (computed at each episode's s
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from collections import namedtuple
 
+import numpy as np
+
+from ..jit import kernel
 from ..registry import Param
 from ._laws import reward, reward_sum
 from ._regret import fill_linear, record
@@ -31,12 +33,21 @@ ALPHA = Param(
 )
 
 
-@njit(cache=True, nogil=True)
-def first_pulls(means, epsilon, checkpoints, out, mu, rng, law=0):
-    """Rounds 1..K: arm a at round a + 1, its private mean mu[a] = X + Lap(1/epsilon) (float64[K]).
+#: One AdaP run's state (:func:`new_state`): private means mu float64[K], last episode lengths last int64[K], pull
+#: counts n int64[K], the index scratch float64[K] and the regret at the checkpoints out float64[C].
+State = namedtuple("State", "mu last n index out")
+#: What an AdaP run does not change: means float64[K], epsilon, checkpoints int64[C], the reward law code ``law``.
+Setup = namedtuple("Setup", "means epsilon checkpoints law")
+
+
+@kernel
+def first_pulls(setup, state, rng):
+    """Rounds 1..K: arm a at round a + 1, its private mean mu[a] = X + Lap(1/epsilon).
 
     Fills the checkpoints up to K; returns (next checkpoint slot, regret, reward sum).
     """
+    means, epsilon, checkpoints, law = setup
+    out, mu = state.out, state.mu
     gap = means.max() - means
     regret = 0.0
     total = 0.0
@@ -50,13 +61,15 @@ def first_pulls(means, epsilon, checkpoints, out, mu, rng, law=0):
     return c, regret, total
 
 
-@njit(cache=True, nogil=True)
-def episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, regret, rng, law=0):
+@kernel
+def episode(a, t, horizon, setup, state, c, regret, rng):
     """Arm ``a``'s episode from round t + 1: N_a pulls (fewer if the horizon cuts it, then no release).
 
     Updates n[a] (pulls), and for a completed episode last[a] (its length) and mu[a] (its private mean).
     Returns (rounds done, next checkpoint slot, regret, the episode's reward sum).
     """
+    means, epsilon, checkpoints, law = setup
+    n, last, mu, out = state.n, state.last, state.mu, state.out
     gap = means.max() - means[a]
     length = n[a]
     steps = min(length, horizon - t)
@@ -69,7 +82,7 @@ def episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, reg
     return t + steps, c, regret + gap * steps, s
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def new_state(k, size):
-    """(mu float64[K], last int64[K], n int64[K], index float64[K], out float64[size]) of a fresh run."""
-    return np.empty(k), np.ones(k, dtype=np.int64), np.ones(k, dtype=np.int64), np.empty(k), np.empty(size)
+    """The :class:`State` of a fresh run with ``size`` checkpoints (last = n = 1)."""
+    return State(np.empty(k), np.ones(k, dtype=np.int64), np.ones(k, dtype=np.int64), np.empty(k), np.empty(size))

@@ -11,11 +11,12 @@ import math
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
+from ..jit import helper, kernel
 from ._pcg64 import uniform_int
 
 _U = np.uintp  # unsigned indices: no negative-index wraparound code
@@ -24,7 +25,7 @@ _U = np.uintp  # unsigned indices: no negative-index wraparound code
 CHUNK = 8  # arms per SIMD chunk; index arrays are padded to a multiple (pad c = -inf, d = 0)
 
 
-@njit(cache=True)
+@kernel
 def padded(k):
     """Smallest multiple of ``CHUNK`` >= k."""
     return -(-k // CHUNK) * CHUNK
@@ -70,7 +71,7 @@ def chunk_max(typingctx, c, d, g, o):
     return sig, codegen
 
 
-@njit(cache=True, fastmath={"contract"}, inline="always")
+@helper(contract=True)
 def pick(x, i, y, j):
     """(value, index) of the larger of (x, i) and (y, j); the first on ties."""
     up = y > x
@@ -92,7 +93,7 @@ def fma(typingctx, x, y, z):
     return sig, codegen
 
 
-@njit(cache=True, fastmath={"contract"})
+@kernel(contract=True)
 def tree8(c, d, g, o):
     """(max, lowest-index argmax) of fma(g, d, c) over arms o .. o+7: a tree of comparisons (short chain)."""
     o1, o2, o3, o4, o5, o6, o7 = o + _U(1), o + _U(2), o + _U(3), o + _U(4), o + _U(5), o + _U(6), o + _U(7)
@@ -105,7 +106,7 @@ def tree8(c, d, g, o):
     return pick(x0, i0, x2, i2)
 
 
-@njit(cache=True, fastmath={"contract"}, inline="always")
+@helper(contract=True)
 def first_max(c, d, g, kp, simd):
     """(max, lowest-index argmax) of fma(g, d, c) over ``kp`` (a multiple of 8) padded arms.
 
@@ -137,7 +138,7 @@ def popcount(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True, fastmath={"contract"}, inline="always")
+@helper(contract=True)
 def count_max(c, d, g, kp, best, simd):
     """Number of padded arms i with fma(g, d[i], c[i]) == best (``simd`` as in :func:`first_max`)."""
     count = 0
@@ -151,7 +152,7 @@ def count_max(c, d, g, kp, best, simd):
     return count
 
 
-@njit(cache=True, fastmath={"contract"})
+@kernel(contract=True)
 def nth_max(c, d, g, kp, best, n):
     """Index of the n-th (0-based, in index order) arm i with fma(g, d[i], c[i]) == best."""
     for o in range(0, kp, CHUNK):
@@ -165,14 +166,14 @@ def nth_max(c, d, g, kp, best, n):
     return _U(kp)  # not reached when n < count_max(...)
 
 
-@njit(cache=True, fastmath={"contract"}, inline="always")
+@helper(contract=True)
 def best_arm(c, d, g, kp, random_ties):
     """(max, lowest-index argmax, number of maximisers or 1 if not ``random_ties``) of fma(g, d, c)."""
     best, a = first_max(c, d, g, kp, False)
     return best, a, (count_max(c, d, g, kp, best, False) if random_ties else 1)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def resolve_tie(c, d, g, kp, best, m, sb, picks, pc, replay):
     """(arm, pc): one of the m > 1 maximisers, uniformly: the ``picks[pc]``-th if ``replay`` (then pc
     advances), else by :func:`uniform_int` from stream ``sb``."""
@@ -183,7 +184,7 @@ def resolve_tie(c, d, g, kp, best, m, sb, picks, pc, replay):
     return nth_max(c, d, g, kp, best, uniform_int(sb, m)), pc
 
 
-@njit(cache=True, fastmath={"contract"}, inline="always")
+@helper(contract=True)
 def tree8_3(a, b, d, h, g, o):
     """(max, lowest-index argmax) of fma(g, d, fma(h, b, a)) over arms o .. o+7 (see :func:`tree8`).
 
@@ -200,9 +201,12 @@ def tree8_3(a, b, d, h, g, o):
     return pick(x0, i0, x2, i2)
 
 
-@njit(cache=True, fastmath={"contract"}, inline="always")
+@helper(contract=True)
 def best_arm3(a, b, d, h, g, kp, random_ties, v):
     """(max, lowest-index argmax, number of maximisers or 1) of fma(g, d, fma(h, b, a)) over ``kp`` arms.
+
+    :func:`best_arm` with the index fused in: the kernels whose index has two moving terms compute it inside
+    the argmax rather than write it to an array and read it back (see :func:`tree8_3`).
 
     When several arms share the max, ``v`` receives the values (for :func:`resolve_tie` with c = v,
     d = 0, g = 0, whose values fma(0, 0, v) equal v).
@@ -222,7 +226,7 @@ def best_arm3(a, b, d, h, g, kp, random_ties, v):
     return best, arm, count
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@helper(numpy_errors=True)
 def lead_chunk(c, d, g, j, h, a, m, inv, rsq):
     """Prepare h steps g[j:j+h] of a leader ``a`` (int64) with m pulls; return the rivals' bounds (lo, hi).
 
@@ -250,7 +254,7 @@ def lead_chunk(c, d, g, j, h, a, m, inv, rsq):
     return lo, hi
 
 
-@njit(cache=True)
+@kernel
 def padded_index(k):
     """(c, d) arrays for ``padded(k)`` arms: the padding arms have c = -inf, d = 0 and never win."""
     kp = padded(k)

@@ -5,13 +5,14 @@ sum + noise) of a binary-tree counter (:func:`tree_noise_step`) and of a hybrid 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+from ..jit import helper
 
 _U = np.uintp  # unsigned indices: no negative-index wraparound code
 
 
-@njit(cache=True, inline="always")
+@helper
 def tree_noise_step(levels, base, m, eta):
     """Insert the m-th element (m >= 1) of a binary-tree counter's noise process; O(1).
 
@@ -24,7 +25,7 @@ def tree_noise_step(levels, base, m, eta):
     return levels[_U(trailing_zeros(m & (m + 1)))]
 
 
-@njit(cache=True, inline="always")
+@helper
 def hybrid_noise_step(levels, state, tau, eta, log_scale, node_scale):
     """Release noise of a hybrid counter after insertion tau >= 1, from one standard Laplace ``eta``.
 

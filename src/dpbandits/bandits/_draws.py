@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from ..jit import helper, kernel
 from ._pcg64 import POOL, POOL_INDEX, POOL_START, exponential_tail, refill, to_double, ziggurat
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def critical_chunks(means):
     """Bitset (uint64[1025]) of the 16-bit chunks c with c = floor(p * 2^16) for some arm mean p.
 
@@ -29,13 +29,13 @@ def critical_chunks(means):
     return bits
 
 
-@njit(inline="always")
+@helper
 def is_critical(crit, c):
     """True if 16-bit chunk c does not decide every comparison U < p_i (see :func:`critical_chunks`)."""
     return (crit[c >> 6] >> np.uint64(c & 63)) & np.uint64(1) != 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def fill_draws(sb, crit, scale, u, eta):
     """Fill one block from stream ``sb``: ``u[j]`` decides step j's Bernoulli reward (U < p), ``eta[j]``
     is Lap(scale).
@@ -101,7 +101,7 @@ def fill_draws(sb, crit, scale, u, eta):
     sb[POOL_INDEX] = i
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def fill_uniforms(sb, crit, u):
     """Fill ``u`` with Bernoulli deciders as :func:`fill_draws` does (three steps per word, no noise)."""
     i = np.int64(sb[POOL_INDEX])
@@ -124,7 +124,7 @@ def fill_uniforms(sb, crit, u):
     sb[POOL_INDEX] = i
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def fill_laplace(sb, scale, eta):
     """Fill ``eta`` with Lap(scale) draws: a fair sign times ``scale`` times numpy's ziggurat exponential."""
     i = np.int64(sb[POOL_INDEX])
@@ -145,7 +145,7 @@ def fill_laplace(sb, scale, eta):
 SERIES_FROM = 1 << 16  # first block start at which sqrt(2 ln t) uses the log1p series
 
 
-@njit(cache=True, fastmath={"contract"})
+@kernel(contract=True)
 def fill_log(out, t0):
     """out[j] = ln(t0 + j) for t0 >= 1; libm ``log`` per step while t0 < 2^16, else one per block.
 
@@ -166,7 +166,7 @@ def fill_log(out, t0):
         )
 
 
-@njit(cache=True)
+@kernel
 def fill_sqrt_log(g, t0):
     """g[j] = sqrt(2 ln(t0 + j)) with ln from :func:`fill_log` (within one ulp of libm)."""
     fill_log(g, t0)

@@ -5,12 +5,12 @@ exploitation of the last arm."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import kernel
 from ._laws import reward_sum
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def run_buffers(means, checkpoints):
     """(gap float64[K], arms int64[K] (the viable arms, ascending, in arms[:m]; m = K at the start), sums float64[K],
     noisy float64[K], pulls int64[K], out float64[C]) of a run."""
@@ -19,7 +19,7 @@ def run_buffers(means, checkpoints):
     return means.max() - means, np.arange(k), np.zeros(k), np.zeros(k), np.zeros(k, dtype=np.int64), out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def eliminate(arms, m, noisy, top, threshold):
     """Keep in arms[:m], in order, the arms a with ``not top - noisy[a] > threshold``; return how many stay.
 
@@ -34,7 +34,7 @@ def eliminate(arms, m, noisy, top, threshold):
     return kept
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def exploit(a, n, means, pulls, rng, law):
     """Pull arm ``a`` ``n`` more times (pulls: int64[K]); return the rewards' sum, drawn from ``rng`` under reward
     law ``law`` (``_laws``)."""

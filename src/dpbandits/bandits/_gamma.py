@@ -19,15 +19,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 from numba.np.random._constants import fi_double, ki_double, wi_double, ziggurat_nor_inv_r, ziggurat_nor_r
 
+from ..jit import helper, kernel
 from ._pcg64 import POOL, POOL_INDEX, POOL_START, exponential_tail, next_word, refill, to_double, ziggurat
 
 _M52 = np.uint64(0x000FFFFFFFFFFFFF)
 
 
-@njit(inline="always")
+@helper
 def ziggurat_normal(word):
     """(x, accepted): the fast path of numpy's ziggurat ``standard_normal`` on one word."""
     idx = word & np.uint64(0xFF)
@@ -39,7 +39,7 @@ def ziggurat_normal(word):
     return x, rabs < ki_double[idx]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def normal_tail(sb, i, word):
     """(x, i): numpy's ziggurat normal after its fast path rejected ``word``; pool index i."""
     while True:
@@ -69,7 +69,7 @@ def normal_tail(sb, i, word):
             return x, i
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def gamma_small(sb, i, shape):
     """(x, i): numpy's ``standard_gamma`` for 0 < shape < 1; pool index i."""
     while True:
@@ -90,7 +90,7 @@ def gamma_small(sb, i, shape):
                 return x, i
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def johnk(sb, i, a, b):
     """(x, i): numpy's ``beta`` for a, b <= 1 (Johnk's algorithm, logarithms where a power underflows)."""
     if a < 3e-103 and b < 3e-103:  # numpy: 0 or 1 with probabilities b/(a+b), a/(a+b)
@@ -114,7 +114,7 @@ def johnk(sb, i, a, b):
             return math.exp(delta - math.log1p(math.exp(delta))), i
 
 
-@njit(inline="always")
+@helper
 def exponential(sb, i):
     """(x, i): numpy's ziggurat ``standard_exponential`` from stream ``sb`` at pool index i."""
     if i >= POOL:
@@ -128,7 +128,7 @@ def exponential(sb, i):
     return x, i
 
 
-@njit(inline="always")
+@helper
 def gamma_mt(sb, i, shape):
     """(x, i): numpy's ``standard_gamma`` for shape > 1 (Marsaglia & Tsang), pool index i."""
     d = shape - 1.0 / 3.0
@@ -159,7 +159,7 @@ def gamma_mt(sb, i, shape):
     return d * v, i
 
 
-@njit(inline="always")
+@helper
 def standard_gamma(sb, i, shape):
     """(x, i): numpy's ``standard_gamma(shape)`` (shape >= 0) from stream ``sb`` at pool index i."""
     if shape == 1.0:
@@ -171,7 +171,7 @@ def standard_gamma(sb, i, shape):
     return gamma_mt(sb, i, shape)
 
 
-@njit(inline="always")
+@helper
 def beta(sb, i, a, b, closed):
     """(x, i): Beta(a, b) (a, b > 0) from stream ``sb`` at pool index i: numpy's ``beta``, or with
     ``closed`` exp(-E/a) for b = 1 and 1 - exp(-E/b) for a = 1 (E one exponential)."""
@@ -188,7 +188,7 @@ def beta(sb, i, a, b, closed):
     return ga / (ga + gb), i
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def fill_normals(sb, out):
     """Fill ``out`` with standard normals from stream ``sb``: numpy's ``standard_normal`` word for word."""
     i = np.int64(sb[POOL_INDEX])
@@ -205,7 +205,7 @@ def fill_normals(sb, out):
     sb[POOL_INDEX] = i
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def fill_gammas(sb, shapes, out):
     """out[j] ~ Gamma(shapes[j], 1) (float64[N], shapes >= 0) from ``sb``: numpy's ``standard_gamma``."""
     i = np.int64(sb[POOL_INDEX])
@@ -214,7 +214,7 @@ def fill_gammas(sb, shapes, out):
     sb[POOL_INDEX] = i
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def fill_betas(sb, a, b, out, closed):
     """out[j] ~ Beta(a[j], b[j]) (float64[N], a, b > 0) from ``sb``: numpy's ``beta`` word for word, except
     that with ``closed`` Beta(a, 1) = exp(-E/a) and Beta(1, b) = 1 - exp(-E/b), E one exponential."""

@@ -17,8 +17,8 @@ Bernoulli draw when ``law != BERNOULLI``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import helper, kernel
 from ..laws import BETA_CONCENTRATION, LAWS
 from ._gamma import beta
 from ._pcg64 import POOL_INDEX, next_word, to_double
@@ -36,7 +36,7 @@ def law_args(rewards: str) -> tuple:
     return () if rewards == "bernoulli" else (LAWS.index(rewards),)
 
 
-@njit(cache=True, inline="always")
+@helper
 def reward(rng, law, p):
     """One reward of mean ``p`` under law ``law`` from Generator ``rng`` (law 0: ``rng.random() < p``)."""
     if law == BERNOULLI:
@@ -49,7 +49,7 @@ def reward(rng, law, p):
     return p - w + 2.0 * w * rng.random()
 
 
-@njit(cache=True, inline="always")
+@helper
 def reward_sum(rng, law, n, p):
     """Sum of ``n`` rewards of mean ``p``: one Binomial(n, p) under law 0, else n draws of :func:`reward`."""
     if law == BERNOULLI:
@@ -62,7 +62,7 @@ def reward_sum(rng, law, n, p):
     return total
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def stream_reward(sb, law, p):
     """One reward of mean ``p`` under law ``law`` (1 or 2) from stream ``sb`` (uniform: one word)."""
     if p <= 0.0 or p >= 1.0:

@@ -11,7 +11,7 @@ epoch's draws: :mod:`._laws`).
 
 Per-round helpers take no generator argument: passing a numpy Generator into an njit function
 costs ~35 ns per call (reference counting), so the generator is only handed to ``lazy_close``
-(once per epoch) and to ``argmax_ties`` (only when several maximisers exist).
+(once per epoch) and to ``_generator.pick_tie`` (only when several maximisers exist).
 
 State, all float64/int64 arrays of length K, created by :func:`lazy_state`:
 ``cur`` pulls in the open epoch (N_j), ``size`` size of the open epoch (2^(r_j+1)),
@@ -21,25 +21,25 @@ State, all float64/int64 arrays of length K, created by :func:`lazy_state`:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import helper, kernel
 from ._laws import reward_sum
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def lazy_state(k):
     """(cur int64[K], size int64[K], obs float64[K], mu float64[K]) before the first pull (r = -1)."""
     return np.zeros(k, dtype=np.int64), np.ones(k, dtype=np.int64), np.zeros(k), np.zeros(k)
 
 
-@njit(cache=True, inline="always")
+@helper
 def lazy_count(a, cur, size):
     """Count one pull of arm ``a``; True if it completes the arm's open epoch (then call lazy_close)."""
     cur[a] += 1
     return cur[a] == size[a]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law=0):
     """Close arm ``a``'s complete epoch and return its reward sum Phi.
 
@@ -56,24 +56,7 @@ def lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law=0):
     return phi
 
 
-@njit(cache=True, inline="always")
-def argmax_count(values):
-    """(lowest index of the maximum, number of maximisers) of ``values``."""
-    best = values[0]
-    arg = 0
-    count = 1
-    for i in range(1, values.size):
-        v = values[i]
-        if v > best:
-            best = v
-            arg = i
-            count = 1
-        elif v == best:
-            count += 1
-    return arg, count
-
-
-@njit(cache=True, nogil=True)
+@kernel
 def open_epoch_rewards(means, rng, cur, law=0):
     """Reward sum of the epochs still open at the horizon: the sums of cur[j] rewards of each arm j."""
     total = 0.0

@@ -18,10 +18,12 @@ import math
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.random._constants import fe_double, ke_double, we_double, ziggurat_exp_r
+
+from ..jit import helper, kernel
 
 _MULT = 0x2360ED051FC65DA44385DF649FCCF645  # numpy's PCG_DEFAULT_MULTIPLIER_128
 _MASK64 = (1 << 64) - 1
@@ -85,6 +87,18 @@ def new_streams(rngs) -> np.ndarray:
     return out
 
 
+def single_run(run_batch):
+    """``Algorithm.run`` of a kernel's ``run_batch``: the batch of the one Generator ``rng``, as (regret[C],
+    pulls[K], reward_sum)."""
+
+    def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+        regret, pulls, totals = run_batch(means, horizon, epsilon, checkpoints, [rng], params, rewards)
+        return regret[0], pulls[0], totals[0]
+
+    run.__doc__ = f"One run of ``{run_batch.__module__}.run_batch`` on the Generator ``rng``."
+    return run
+
+
 def set_streams_state(rngs, streams: np.ndarray) -> None:
     """Advance each Generator to its stream's state: as if it had drawn every pooled word, read or not."""
     for rng, row in zip(rngs, streams, strict=True):
@@ -96,7 +110,7 @@ def set_streams_state(rngs, streams: np.ndarray) -> None:
         rng.bit_generator.state = state
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def refill(sb):
     """Fill stream ``sb``'s pool with its next ``POOL`` words and reset the pool index.
 
@@ -122,7 +136,7 @@ def refill(sb):
     sb[POOL_INDEX] = 0
 
 
-@njit(inline="always")
+@helper
 def to_double(word):
     """numpy's ``next_double``: the top 53 bits of a word as a double in [0, 1)."""
     return (word >> np.uint64(11)) * TWO_M53
@@ -133,7 +147,7 @@ def to_double(word):
 # Rare paths (rejections, tails), where that cost does not matter, use :func:`next_word`.
 
 
-@njit(inline="always")
+@helper
 def next_word(sb, i):
     """(word, i + 1): the word at pool index i of stream ``sb``, refilling the pool first if it is spent.
 
@@ -144,7 +158,7 @@ def next_word(sb, i):
     return sb[POOL_START + i], i + 1
 
 
-@njit(inline="always")
+@helper
 def ziggurat(word):
     """(x, accepted): the fast path of numpy's ziggurat ``standard_exponential`` on one word."""
     ri = word >> np.uint64(3)
@@ -153,7 +167,7 @@ def ziggurat(word):
     return ri * we_double[idx], ri < ke_double[idx]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def exponential_tail(sb, i, word):
     """(x, word, i): numpy's ziggurat after its fast path rejected ``word``; pool index i.
 
@@ -176,7 +190,7 @@ def exponential_tail(sb, i, word):
             return x, word, i
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def uniform_int(sb, m):
     """Uniform integer in [0, m) for m >= 1 from stream ``sb``, exactly (masked rejection)."""
     mask = np.uint64(m - 1)

@@ -4,12 +4,11 @@ are known in advance (one arm: :func:`fill_linear`; round robin: :func:`fill_rou
 
 from __future__ import annotations
 
-from numba import njit
-
+from ..jit import helper, kernel
 from ._laws import reward_sum
 
 
-@njit(cache=True, inline="always")
+@helper
 def record(out, checkpoints, c, t, regret):
     """Store ``regret`` at every checkpoint equal to step ``t``; return the next checkpoint slot."""
     while c < checkpoints.size and checkpoints[c] == t:
@@ -18,7 +17,7 @@ def record(out, checkpoints, c, t, regret):
     return c
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def fill_linear(out, checkpoints, c, t0, regret0, t1, rate):
     """Fill checkpoints in (t0, t1] of a segment whose regret grows by ``rate`` per step.
 
@@ -30,7 +29,7 @@ def fill_linear(out, checkpoints, c, t0, regret0, t1, rate):
     return c
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def fill_round_robin(out, checkpoints, c, t0, regret0, arms, m, gap, t1):
     """Fill checkpoints in (t0, t1] of pulls cycling over ``arms[:m]`` in order, starting at a round start.
 
@@ -50,7 +49,7 @@ def fill_round_robin(out, checkpoints, c, t0, regret0, arms, m, gap, t1):
     return c
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def finish_round_robin(out, checkpoints, c, t, regret, total, arms, m, gap, means, pulls, horizon, rng, law=0):
     """The horizon cuts a round-robin epoch at step t: split the T - t pulls left over ``arms[:m]``.
 

@@ -7,10 +7,11 @@ scale here is caught by ``tests/test_dp_se.py``, where the kernels' regret barel
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ..jit import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def noisy_means(sums, n, arms, m, scale, rng, noisy):
     """noisy[a] = sums[a] / n + Lap(scale) for the viable arms a = arms[0], ..., arms[m-1], drawn in that
     order; returns the largest of them. sums: float64[K] reward sums of n pulls each; noisy: float64[K]."""

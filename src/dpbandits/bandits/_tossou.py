@@ -18,8 +18,8 @@ out; they take arrays, not tuples of arrays, whose reference counting would cost
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import helper, kernel
 from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
 from ._laws import BERNOULLI, law_args
 from ._pcg64 import new_streams, set_streams_state
@@ -28,13 +28,13 @@ BLOCK = 384  # steps per block of draws and logarithms (a multiple of 3)
 _NO_PICKS = np.zeros(0, dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@helper
 def run_buffers(means, checkpoints):
     """(gap float64[K], crit (``_draws.critical_chunks``), lt float64[BLOCK] (a block's ln t), out float64[C])."""
     return means.max() - means, critical_chunks(means), np.empty(BLOCK), np.empty(checkpoints.size)
 
 
-@njit(cache=True, inline="always")
+@helper
 def log_block(lt, t, sb, crit, u, replay, law):
     """At step t, a block's first: its ln t into ``lt`` (``_draws.fill_log``) and, under Bernoulli rewards and
     unless replaying, its reward deciders into ``u`` from stream ``sb``."""
@@ -43,7 +43,7 @@ def log_block(lt, t, sb, crit, u, replay, law):
         fill_uniforms(sb, crit, u)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def refill_laplace(sb, eta, replay):
     """Refill ``eta`` with standard Laplace draws from stream ``sb`` and return 0, the position of the next one (on
     replay, the given draws are spent: IndexError). Called, not inlined: numba keeps reference counts around an

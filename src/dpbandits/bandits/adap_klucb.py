@@ -15,26 +15,27 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+from ..jit import kernel
 from ..klucb import klucb_upper
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
-from ._adap import ALPHA, episode, first_pulls, new_state
+from ._adap import ALPHA, Setup, episode, first_pulls, new_state
 from ._generator import argmax_ties
 from ._laws import law_args
 from ._params import TIE_BREAK
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, random_ties, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum, last[K], mu[K]): final n_a and private means.
 
     ``law``: reward law code (``_laws``); an episode reads only its reward sum (one Binomial under law 0).
     """
     k = means.size
-    mu, last, n, index, out = new_state(k, checkpoints.size)
-    c, regret, total = first_pulls(means, epsilon, checkpoints, out, mu, rng, law)
+    setup = Setup(means, epsilon, checkpoints, law)
+    state = new_state(k, checkpoints.size)
+    mu, last, n, index, out = state
+    c, regret, total = first_pulls(setup, state, rng)
     t = k
     while t < horizon:
         lt = math.log(t + 1)
@@ -43,7 +44,7 @@ def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, ran
             mb = min(max(mu[a] + level / epsilon, 0.0), 1.0)
             index[a] = klucb_upper(mb, level, tol)
         a = argmax_ties(index, rng, random_ties)
-        t, c, regret, s = episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, regret, rng, law)
+        t, c, regret, s = episode(a, t, horizon, setup, state, c, regret, rng)
         total += s
     return out, n, total, last, mu
 

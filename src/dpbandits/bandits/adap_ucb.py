@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+from ..jit import kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
-from ._adap import ALPHA, episode, first_pulls, new_state
+from ._adap import ALPHA, Setup, episode, first_pulls, new_state
 from ._generator import argmax_ties
 from ._laws import law_args
 from ._params import TIE_BREAK
@@ -30,20 +29,22 @@ UCB_LOG_READINGS = {
 }
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def adap_ucb_kernel(means, horizon, epsilon, alpha, log_c, checkpoints, rng, random_ties, law=0):
     """One run; ``log_c`` = ln c of the index's ln(c t_l). Returns (regret[C], pulls[K], reward_sum, last[K],
     mu[K]): final pull counts, last episode lengths and private means. ``law``: reward law code (``_laws``)."""
     k = means.size
-    mu, last, n, index, out = new_state(k, checkpoints.size)
-    c, regret, total = first_pulls(means, epsilon, checkpoints, out, mu, rng, law)
+    setup = Setup(means, epsilon, checkpoints, law)
+    state = new_state(k, checkpoints.size)
+    mu, last, n, index, out = state
+    c, regret, total = first_pulls(setup, state, rng)
     t = k
     while t < horizon:
         lt = math.log(t + 1)
         for a in range(k):
             index[a] = mu[a] + math.sqrt(alpha * (log_c + lt) / (2.0 * last[a])) + alpha * lt / (epsilon * last[a])
         a = argmax_ties(index, rng, random_ties)
-        t, c, regret, s = episode(a, t, horizon, means, epsilon, n, last, mu, out, checkpoints, c, regret, rng, law)
+        t, c, regret, s = episode(a, t, horizon, setup, state, c, regret, rng)
         total += s
     return out, n, total, last, mu
 

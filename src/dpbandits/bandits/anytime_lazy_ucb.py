@@ -20,20 +20,20 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from ..jit import kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Contract, Setting, register
-from ._generator import argmax_ties
+from ._generator import argmax_count, pick_tie
 from ._laws import law_args
-from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
+from ._lazy import lazy_close, lazy_count, lazy_state, open_epoch_rewards
 from ._params import TIE_BREAK
 from ._regret import fill_linear
 
 SLACK = 1e-12  # certified lead, relative to the index terms; the rounding error is below 1e-14
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def certified(a, s1, s2, mu, hoeff, lap):
     """True if arm ``a``'s rounded index beats every other arm's at every s in [s1, s2].
 
@@ -56,7 +56,7 @@ def certified(a, s1, s2, mu, hoeff, lap):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def run_length(a, t, most, mu, hoeff, lap):
     """Rounds t, t+1, ..., t+m-1 (1 <= m <= most) in which arm ``a``, the unique maximiser at round t,
     is certified to stay the unique maximiser: the whole ``most`` if possible, else found by bisection."""
@@ -77,7 +77,7 @@ def run_length(a, t, most, mu, hoeff, lap):
     return lo
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ties, collapse=True, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum, obs[K], mu[K]): final O_j and private means.
 
@@ -107,7 +107,7 @@ def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ti
                 index[i] = mu[i] + hoeff[i] * slt + lap[i] * lt
             a, ties = argmax_count(index)
             if ties > 1 and random_ties:
-                a = argmax_ties(index, rng, True)
+                a = pick_tie(index, a, ties, rng)
             elif ties == 1 and collapse:
                 m = run_length(a, t, min(size[a] - cur[a], horizon - t + 1), mu, hoeff, lap)
         cur[a] += m - 1  # rounds t .. t+m-2 cannot complete the epoch (m <= its remaining pulls)

@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
 from ..audit_tables import threshold_candidates
+from ..jit import kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Bound, Contract, OptionalProbability, Param, Setting, register
 from ._elimination import eliminate, exploit, run_buffers
@@ -34,7 +33,7 @@ from ._release import noisy_means
 NOISE_SCALE_USES = ("r", "R_e")
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _epoch_schedule(m, e, epsilon, beta):
     delta = 2.0**-e
     log8 = math.log(8.0 * m * e * e / beta)
@@ -63,13 +62,13 @@ def epoch_schedule(m: int, e: int, epsilon: float, beta: float) -> tuple[float, 
     return _epoch_schedule(int(m), int(e), float(epsilon), float(beta))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def release_scale(epsilon, big_r, scale_by_real):
     """Laplace scale of an epoch's release: 1/(eps n_e), n_e = ceil(R_e); 1/(eps R_e) if ``scale_by_real``."""
     return 1.0 / (epsilon * (big_r if scale_by_real else math.ceil(big_r)))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum); ``law``: reward law code (``_laws``).
 

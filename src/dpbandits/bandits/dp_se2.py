@@ -25,9 +25,8 @@ from __future__ import annotations
 import math
 from functools import partial
 
-from numba import njit
-
 from ..audit_tables import DEFAULT_HORIZON, threshold_candidates
+from ..jit import kernel
 from ..laws import LAWS
 from ..mechanisms import laplace_scale
 from ..registry import ALGORITHMS, Algorithm, Audit, Contract, OptionalProbability, Param, Setting, register
@@ -53,7 +52,7 @@ def noise_scales(epsilon: float, r: int) -> tuple[float, float, float]:
     return b, a, laplace_scale(1.0 / r, epsilon / 2.0)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def dp_se2_kernel(means, horizon, checkpoints, params, rng, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum); ``law``: reward law code (``_laws``).
 

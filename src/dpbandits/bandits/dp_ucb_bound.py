@@ -17,9 +17,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
+from ..jit import helper, kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Bound, Contract, Param, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
@@ -46,7 +46,7 @@ BOUND_SQRT_READINGS = {
 }
 
 
-@njit(cache=True, inline="always")
+@helper
 def nu_slope(n, nu_form):
     """nu_a * eps / h(t) for pull count n >= 1 (nu_form: index in ``NU_FORMS``); see :func:`h_of`."""
     if nu_form == 0:
@@ -59,13 +59,13 @@ def nu_slope(n, nu_form):
     return 4.0 * math.sqrt(8.0) * (1.0 + math.log2(n))
 
 
-@njit(cache=True, inline="always")
+@helper
 def h_of(lt, nu_form):
     """The t-dependent factor of nu: ln t, or ln(4 t^4) = ln 4 + 4 ln t for ``tr_ln_n`` and ``tr_ln_n_reset``."""
     return math.log(4.0) + 4.0 * lt if nu_form == 1 or nu_form == 3 else lt
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def dp_ucb_bound_kernel(means, horizon, checkpoints, params, draws, law=0):
     """One run (``_tossou``'s calling convention; ``params`` from :func:`_args`). Returns (regret[C], pulls[K],
     reward_sum); the counters' standard Laplace draws are eta in order."""

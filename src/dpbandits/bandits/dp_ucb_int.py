@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from ..jit import kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
 from ._argmax import best_arm, padded_index, resolve_tie
@@ -59,7 +59,7 @@ def input_epsilon(epsilon: float, delta: float, v: float = 1.1, log: str = "ln")
     return math.sqrt((big_l + 4.0 * epsilon) / (8.0 * z)) - math.sqrt(big_l / (8.0 * z))
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def dp_ucb_int_kernel(means, horizon, checkpoints, params, draws, law=0):
     """One run (``_tossou``'s calling convention; ``params`` = (f, v, random_ties, update) from :func:`_args`,
     update: 0 frozen, 1 literal, 2 live_bonus). Returns (regret[C], pulls[K], reward_sum); the releases' standard

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from ..jit import kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Bound, Contract, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
@@ -29,7 +29,7 @@ from ._regret import record
 from ._tossou import BLOCK, entry_points, refill_laplace, run_buffers
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def dp_ucb_tossou_kernel(means, horizon, checkpoints, params, draws, law=0):
     """One run (``_tossou``'s calling convention; ``params`` from :func:`_args`; ``eta`` holds K * ``BLOCK``
     draws). Returns (regret[C], pulls[K], reward_sum); the counters' standard Laplace draws are eta in order, arm

@@ -18,14 +18,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from ..jit import kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._gamma import beta
-from ._generator import argmax_ties
+from ._generator import argmax_count, pick_tie
 from ._laws import law_args
-from ._lazy import argmax_count, lazy_close, lazy_count, lazy_state, open_epoch_rewards
+from ._lazy import lazy_close, lazy_count, lazy_state, open_epoch_rewards
 from ._params import TIE_BREAK
 from ._pcg64 import POOL_INDEX, new_streams
 from ._regret import record
@@ -46,7 +46,7 @@ def theta_stream(rng):
     return new_streams([np.random.Generator(rng.bit_generator.jumped())])[0]
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, random_ties, law=0):
     """One run. Returns (regret[C], pulls[K], reward_sum, obs[K], mu[K]): final O_j and private means.
 
@@ -80,7 +80,7 @@ def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, 
                     theta[j], i = beta(sb, i, m * o + 1.0, (1.0 - m) * o + 1.0, True)
             a, ties = argmax_count(theta)
             if ties > 1 and random_ties:
-                a = argmax_ties(theta, rng, True)
+                a = pick_tie(theta, a, ties, rng)
         if lazy_count(a, cur, size):
             total += lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law)
             inv[a] = 1.0 / obs[a]

@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from ..jit import helper, kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._argmax import count_max, first_max, padded_index, resolve_tie
@@ -36,13 +36,13 @@ EXPLORE_C_READINGS = {
 }
 
 
-@njit(cache=True, inline="always")
+@helper
 def reward(u, mean):
     """The Bernoulli reward of one pull from its decider ``u`` (other laws: :func:`._laws.stream_reward`)."""
     return 1.0 if u < mean else 0.0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def ldp_ucb_kernel(means, horizon, checkpoints, params, draws, law=0):
     """One run (``_tossou``'s calling convention; ``params`` from :func:`_args`, ``lap_scale`` the local Laplace
     scale 1/epsilon). Returns (regret[C], pulls[K], reward_sum) (the true rewards' sum).

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from ..jit import kernel
 from ..laws import LAWS
 from ..mechanisms import tree_bits
 from ..registry import Algorithm, Contract, Param, Setting, register
@@ -42,7 +42,7 @@ SQRT_TERM_READINGS = {
 }
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(numpy_errors=True)
 def private_ucb_kernel(means, horizon, checkpoints, params, draws, law=0):
     """One run (``_tossou``'s calling convention; ``params`` from :func:`_args`). Returns (regret[C], pulls[K],
     reward_sum); the trees' standard Laplace draws are eta in order."""

@@ -12,24 +12,35 @@ runner's draws reproduce it pull for pull).
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from ..jit import helper, kernel
 from ..laws import LAWS
 from ..registry import Algorithm, Bound, register
 from ._argmax import count_max, first_max, fma, lead_chunk, padded_index, resolve_tie
 from ._draws import critical_chunks, fill_sqrt_log, fill_uniforms
 from ._laws import BERNOULLI, law_args, stream_reward
 from ._params import TIE_BREAK
-from ._pcg64 import new_streams, set_streams_state
+from ._pcg64 import new_streams, set_streams_state, single_run
 from ._tossou import BLOCK, replay_stream
 
 LEAD_CHUNK = 128  # longest chunk of leader steps checked against one rival bound (first chunk: 16)
 _U = np.uintp
 
+#: One run's state: index terms c, d float64[Kp] (K padded to a multiple of 8, ``_argmax.padded_index``), nxt
+#: float64[K, 3] rows of :func:`_pull`, reward sums s float64[K], pulls n int64[K], acc = [regret, reward total],
+#: last uintp[1] the arm pulled last, and the leader's scratch inv, rsq float64[LEAD_CHUNK] (:func:`_lead`).
+State = namedtuple("State", "c d nxt s n acc last inv rsq")
+#: What a run does not change: means float64[K], gap = max(means) - means, checkpoints int64[C], random_ties,
+#: ``lead`` (use :func:`_lead`) and the reward law code ``law`` (``_laws``).
+Setup = namedtuple("Setup", "means gap checkpoints random_ties lead law")
+#: Given draws (``on``: use them, :func:`ucb_on_draws`): per-step reward uniforms u float64[T], tie picks int64[P].
+Given = namedtuple("Given", "u picks on")
 
-@njit(cache=True, inline="always")
+
+@helper
 def _pull(c, d, nxt, s, n, a, win):
     """Pull arm ``a`` of one run (reward 1 if ``win``): its c and d from the prepared row; return the reward.
 
@@ -49,7 +60,7 @@ def _pull(c, d, nxt, s, n, a, win):
     return r
 
 
-@njit(cache=True, inline="always")
+@helper
 def _pull_reward(c, d, s, n, a, r):
     """Pull arm ``a`` of one run with reward ``r`` of any law (no prepared row): c = S * (1/n), d = n^-1/2
     as :func:`_pull` computes them; return the reward."""
@@ -62,16 +73,18 @@ def _pull_reward(c, d, s, n, a, r):
     return r
 
 
-@njit(cache=True, error_model="numpy")
-def _lead(j, stop, a, u, g, means, gap, c, d, nxt, s, n, acc, random_ties, inv, rsq):
+@kernel(numpy_errors=True)
+def _lead(j, stop, a, u, g, setup, state):
     """Pull the leader ``a`` at steps j, j+1, ... < stop while it provably is the argmax; return the
     first step not pulled here (the caller's argmax decides it).
 
     As ``dp_ucb._lead``: the other arms' fma(g, d, c) never decrease in g, so their maxima at the
     largest g of a chunk bound them over the chunk; arm ``a`` is pulled while its index is > the arms
     before it and >= (with ``random_ties``: >, a tie goes to the argmax) the arms after it. Same
-    floating-point operations as :func:`_pull`: bit for bit the argmax loop. inv, rsq: float64[LEAD_CHUNK].
+    floating-point operations as :func:`_pull`: bit for bit the argmax loop.
     """
+    means, gap, random_ties = setup.means, setup.gap, setup.random_ties
+    c, d, nxt, s, n, acc, inv, rsq = state.c, state.d, state.nxt, state.s, state.n, state.acc, state.inv, state.rsq
     ai = np.int64(a)
     mu, ga = means[a], gap[a]
     ca, da, sa = c[a], d[a], s[a]
@@ -110,39 +123,33 @@ def _lead(j, stop, a, u, g, means, gap, c, d, nxt, s, n, acc, random_ties, inv, 
     return np.int64(j)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _new_state(k):
-    """One run's (c, d, nxt, s, n, acc, last, (inv, rsq)): c, d padded to a multiple of 8 arms (padding
-    never wins), prepared rows, reward sums, pull counts, [regret, reward total], the last arm pulled
-    and the leader's scratch."""
+    """Initial :class:`State` of one run: c, d padded to a multiple of 8 arms (padding never wins), rows for a
+    first pull (c = r / 1, d = 1), no pulls, no arm pulled yet (last = c.size)."""
     c, d = padded_index(k)
     nxt = np.zeros((k, 3))
     nxt[:, 1:] = 1.0  # first pull: c = r / 1, d = 1
     last = np.full(1, c.size, dtype=np.uintp)
-    return (
-        c,
-        d,
-        nxt,
-        np.zeros(k),
-        np.zeros(k, dtype=np.int64),
-        np.zeros(2),
-        last,
-        (np.empty(LEAD_CHUNK), np.empty(LEAD_CHUNK)),
-    )
+    n = np.zeros(k, dtype=np.int64)
+    return State(c, d, nxt, np.zeros(k), n, np.zeros(2), last, np.empty(LEAD_CHUNK), np.empty(LEAD_CHUNK))
 
 
-@njit(cache=True, nogil=True)
-def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, replay, out, lead, law=0):
+@kernel
+def _run(setup, horizon, sb, crit, given, out):
     """One run into ``out`` (regret at the checkpoints); returns (pulls[K], reward sum).
 
-    Reward deciders from stream ``sb`` in blocks (or ``given`` with ``replay``), ties by a uniform pick
-    from ``sb`` (or the next of ``picks``). With ``lead``, an arm that wins two steps in a row is pulled
-    by :func:`_lead` until it may lose (the same decisions, without the argmax). Under reward law ``law``
-    != 0 (``_laws``) each pull draws its reward from ``sb`` and the argmax decides every step.
+    Reward deciders from stream ``sb`` in blocks (``crit``: ``_draws.critical_chunks`` of the means), or
+    ``given.u`` with ``given.on``; ties by a uniform pick from ``sb`` (or the next of ``given.picks``). With
+    ``setup.lead``, an arm that wins two steps in a row is pulled by :func:`_lead` until it may lose (the same
+    decisions, without the argmax). Under reward law ``setup.law`` != 0 (``_laws``) each pull draws its reward
+    from ``sb`` and the argmax decides every step.
     """
+    means, gap, checkpoints, random_ties, lead, law = setup
+    picks, replay = given.picks, given.on
     k = means.size
-    gap = means.max() - means
-    c, d, nxt, s, n, acc, last, (inv, rsq) = _new_state(k)
+    state = _new_state(k)
+    c, d, nxt, s, n, acc, last = state.c, state.d, state.nxt, state.s, state.n, state.acc, state.last
     kp = c.size
     g = np.empty(BLOCK)
     u = np.empty(BLOCK)
@@ -153,7 +160,7 @@ def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, repla
         jn = min(BLOCK, horizon - t + 1)
         fill_sqrt_log(g, t)
         if replay:
-            u[:jn] = given[t - 1 : t - 1 + jn]
+            u[:jn] = given.u[t - 1 : t - 1 + jn]
         elif law == BERNOULLI:
             fill_uniforms(sb, crit, u)
         j = 0
@@ -177,7 +184,7 @@ def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, repla
                 j += 1
                 t += 1
                 if lead and law == BERNOULLI and a == last[0] and t > k + 1 and j < stop:
-                    j1 = _lead(j, stop, a, u, g, means, gap, c, d, nxt, s, n, acc, random_ties, inv, rsq)
+                    j1 = _lead(j, stop, a, u, g, setup, state)
                     t += j1 - j
                     j = j1
                 last[0] = a
@@ -187,7 +194,7 @@ def _run(means, horizon, checkpoints, random_ties, sb, crit, given, picks, repla
     return n, acc[1]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def ucb_batch(means, horizon, checkpoints, random_ties, streams, lead=True, law=0):
     """Runs of UCB1, one per PCG64 stream (uint64[R, STREAM] of ``_pcg64.new_streams``, advanced), under reward
     law code ``law`` (``_laws``).
@@ -200,12 +207,10 @@ def ucb_batch(means, horizon, checkpoints, random_ties, streams, lead=True, law=
     pulls = np.empty((runs, means.size), dtype=np.int64)
     totals = np.empty(runs)
     crit = critical_chunks(means)
-    none = np.zeros(0)
-    no_picks = np.zeros(0, dtype=np.int64)
+    setup = Setup(means, means.max() - means, checkpoints, random_ties, lead, law)
+    given = Given(np.zeros(0), np.zeros(0, dtype=np.int64), False)
     for r in range(runs):
-        pulls[r], totals[r] = _run(
-            means, horizon, checkpoints, random_ties, streams[r], crit, none, no_picks, False, out[r], lead, law
-        )
+        pulls[r], totals[r] = _run(setup, horizon, streams[r], crit, given, out[r])
     return out, pulls, totals
 
 
@@ -217,19 +222,9 @@ def ucb_on_draws(means, checkpoints, random_ties, u, picks, lead=True):
     means = np.asarray(means, dtype=np.float64)
     checkpoints = np.asarray(checkpoints, dtype=np.int64)
     out = np.empty(len(checkpoints))
-    pulls, total = _run(
-        means,
-        len(u),
-        checkpoints,
-        random_ties,
-        replay_stream(),
-        critical_chunks(means),
-        np.asarray(u, dtype=np.float64),
-        np.asarray(picks, dtype=np.int64),
-        True,
-        out,
-        lead,
-    )
+    setup = Setup(means, means.max() - means, checkpoints, random_ties, lead, 0)
+    given = Given(np.asarray(u, dtype=np.float64), np.asarray(picks, dtype=np.int64), True)
+    pulls, total = _run(setup, len(u), replay_stream(), critical_chunks(means), given, out)
     return out, pulls, total
 
 
@@ -246,10 +241,7 @@ def run_batch(means, horizon, epsilon, checkpoints, rngs, params, rewards="berno
     return out
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
-    """One run of UCB1; see :func:`run_batch`."""
-    regret, pulls, totals = run_batch(means, horizon, epsilon, checkpoints, [rng], params, rewards)
-    return regret[0], pulls[0], totals[0]
+run = single_run(run_batch)
 
 
 register(
