@@ -5,7 +5,7 @@ reused where fresh ones are due, a missing factor, a budget share given whole). 
 mutant at a time to a scratch copy of the repository and runs the tests listed for it (``pytest -x``).
 
 - Fresh compiled code: the copy's numba cache lives in the copy, in a folder keyed by the compiled sources
-  (``dpbandits.numba_cache``), so every mutant of a module that compiled code reaches is compiled afresh
+  (``dpbandits.pipeline.numba_cache``), so every mutant of a module that compiled code reaches is compiled afresh
   (the script checks that the key changed), and no mutant runs a kernel compiled before it.
 - A kill is a failed check only: a test that fails an assertion (numpy's ``assert_*``, ``pytest.fail`` and
   a ``pytest.raises`` that saw nothing included) while it runs. A mutant that only makes the tests crash
@@ -269,7 +269,7 @@ class Outcome:
 
 
 def _env(scratch: Path) -> dict:
-    # the copy's package and the report plugin first; numba's cache inside the copy (dpbandits.numba_cache
+    # the copy's package and the report plugin first; numba's cache inside the copy (dpbandits.pipeline.numba_cache
     # keys it by the compiled sources, so a mutant of any module compiled code reaches compiles afresh)
     return {
         **os.environ,
@@ -302,7 +302,7 @@ def selection(mutant: tuple) -> tuple[str, ...]:
 
 
 def compiled(scratch: Path) -> tuple[str, set[str]]:
-    """(key, files) of the copy's ``dpbandits.numba_cache``: the name of the folder its kernels compile into,
+    """(key, files) of the copy's ``dpbandits.pipeline.numba_cache``: the name of the folder its kernels compile into,
     and the package files (relative to the package) compiled code can reach."""
     code = (
         "import json, os; from dpbandits import numba_cache as c, sources as s; print(json.dumps([c.key(), "

@@ -8,8 +8,9 @@ import pytest
 from scipy import stats
 
 import dpbandits
-from dpbandits import ALGORITHMS, theory
+from dpbandits import ALGORITHMS
 from dpbandits.bandits.adap_ucb import adap_ucb_kernel
+from dpbandits.drawing import theory
 
 SETTING1 = [0.75, 0.625, 0.5, 0.375, 0.25]  # Azize & Basu's Figure 2 instance
 P_MIN = 1e-3  # per statistical test (as _stats.ALPHA)

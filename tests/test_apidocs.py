@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dpbandits import apidocs
+from dpbandits.cli import apidocs
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,4 +30,4 @@ def test_api_reference_builds_without_warnings(tmp_path):
     assert proc.stderr == "" and proc.stdout.endswith(", 0 warnings\n"), proc.stdout + proc.stderr
     for name in apidocs.modules():
         assert (tmp_path / f"{name.replace('.', '/')}.html").stat().st_size > 1000, name
-    assert "dpbandits.simulate" in (tmp_path / "search.js").read_text()
+    assert "dpbandits.core.simulate" in (tmp_path / "search.js").read_text()

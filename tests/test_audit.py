@@ -16,8 +16,8 @@ from dpbandits.audit.report import power_table
 from dpbandits.audit.run import CONTROL_NOISE_FACTOR, audit_all
 from dpbandits.audit.runners import default_algorithms, kernel_actions, run_policy_on_table
 from dpbandits.audit.stats import clopper_pearson, log_ratio_lower
-from dpbandits.audit_tables import generic_candidates, threshold_candidates
-from dpbandits.mechanisms import ScaledNoise
+from dpbandits.core.audit_tables import generic_candidates, threshold_candidates
+from dpbandits.mechanisms.noise import ScaledNoise
 
 # Audited at the default trials (the power run below); every private algorithm of the registry is also audited
 # at fewer trials by the contract (tests/test_contract.py).

@@ -8,7 +8,7 @@ import pytest
 import dpbandits.bai as bai
 from dpbandits.bai import PROTOCOL, section5_instance, simulate_bai, two_arm_instance, wilson_interval
 from dpbandits.bai.table import UniformTable, reward_bounds
-from dpbandits.registry import ALGORITHMS
+from dpbandits.core.registry import ALGORITHMS
 
 NAMES = ["dp_bai", "dp_bai_gauss", "baseline_bai", "od_linbai", "dp_od"]
 
@@ -207,8 +207,8 @@ def test_wilson_interval():
 
 
 def test_instance_for_and_pipeline_chunk():
-    from dpbandits.bai.jobs import run_bai_chunk
     from dpbandits.bai.linear_instances import instance_for
+    from dpbandits.pipeline.entry_bai import run_bai_chunk
 
     arms, theta, reward = instance_for(PROTOCOL["fig1"]["instance"])
     np.testing.assert_array_equal(arms, section5_instance()[0])

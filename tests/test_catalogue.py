@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 import yaml
 
-from dpbandits import configfile
-from dpbandits.catalogue.costs import estimated_seconds
-from dpbandits.catalogue.expand import expand
-from dpbandits.catalogue.jobs import chunk_size, chunks, plan_jobs
-from dpbandits.catalogue.model import ConfigError
+from dpbandits.pipeline import configfile
+from dpbandits.pipeline.catalogue.costs import estimated_seconds
+from dpbandits.pipeline.catalogue.expand import expand
+from dpbandits.pipeline.catalogue.jobs import chunk_size, chunks, plan_jobs
+from dpbandits.pipeline.catalogue.model import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -177,8 +177,8 @@ def test_expand_rejects_bad_config_naming_the_key(mutate, culprit):
 
 
 def test_packed_job_results_equal_single_jobs(tmp_path):
-    from dpbandits.io import load_groups, members
-    from dpbandits.pipeline import run_job
+    from dpbandits.pipeline.entry import run_job
+    from dpbandits.pipeline.io import load_groups, members
 
     base = {"kind": "regret", "algorithm": "dp_ucb_int", "horizon": 500, "params": {}, "seed": 7, "checkpoints": 20}
     specs = [
@@ -202,9 +202,9 @@ def test_packed_job_results_equal_single_jobs(tmp_path):
 
 def test_a_regret_instance_takes_a_reward_law(tmp_path):
     # the law reaches simulate (its own seeds, its meta), the result file and the instance's label
-    from dpbandits.instances import instance_label
-    from dpbandits.io import load_groups
-    from dpbandits.pipeline import run_job
+    from dpbandits.core.instances import instance_label
+    from dpbandits.pipeline.entry import run_job
+    from dpbandits.pipeline.io import load_groups
 
     cfg = raw_config()
     _tossou(cfg).update(instance={"name": "tossou_2arm", "rewards": "beta"})

@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 from _tables import Tables
 
-from dpbandits.checkpoints import default_checkpoints
 from dpbandits.claims import FAILS, HOLDS, INCONCLUSIVE, PAPERS
 from dpbandits.claims.ledger import paper_claims
+from dpbandits.core.checkpoints import default_checkpoints
 
 
 def claims(paper, results) -> dict:

@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from dpbandits.checkpoints import default_checkpoints
 from dpbandits.claims import FAILS, HOLDS, INCONCLUSIVE, Claim
 from dpbandits.claims._core import (
     combine,
@@ -22,6 +21,7 @@ from dpbandits.claims._core import (
     threshold_verdict,
 )
 from dpbandits.claims.sajed2019 import curve_shape, dp_se_guarantee, shape_of
+from dpbandits.core.checkpoints import default_checkpoints
 
 
 def _curve(t, mean, sem_step=0.0, runs=30):

@@ -13,9 +13,10 @@ import pandas as pd
 import pytest
 
 import dpbandits
-from dpbandits import cli, configfile
+from dpbandits import cli
 from dpbandits.audit import cli as audit_cli
-from dpbandits.io import load_npz
+from dpbandits.pipeline import configfile
+from dpbandits.pipeline.io import load_npz
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
@@ -112,7 +113,7 @@ def test_simulate_csv_has_one_row_per_run(tmp_path, capsys):
     )
     table = pd.read_csv(out)
     ref = dpbandits.simulate(
-        "ucb", [float(m) for m in dpbandits.instances.means_for({"name": "C2", "k": 3})], 500, None, 4, 0
+        "ucb", [float(m) for m in dpbandits.core.instances.means_for({"name": "C2", "k": 3})], 500, None, 4, 0
     )
     np.testing.assert_allclose(table["regret"], ref.regret[:, -1])
     assert list(table.columns) == ["run", "regret", "reward_sum", "pulls_0", "pulls_1", "pulls_2"]
@@ -270,11 +271,16 @@ def test_audit_check_exits_1_on_a_failed_check(tmp_path, monkeypatch, capsys):
 
 def test_no_pipeline_rule_depends_on_the_simulate_command():
     """The rules take the modules their commands import as inputs; ``python -m dpbandits.audit`` goes through
-    dpbandits.cli, which must not reach dpbandits.cli_simulate (editing it would rerun the audit)."""
-    from dpbandits import sources
+    dpbandits.cli, which must not reach dpbandits.cli.simulate (editing it would rerun the audit)."""
+    from dpbandits.pipeline import sources
 
-    commands = ("dpbandits.audit.__main__", "dpbandits.audit.cli", "dpbandits.configfile", "dpbandits.pipeline")
-    for module in (*commands, "dpbandits.bai.jobs"):
+    commands = (
+        "dpbandits.audit.__main__",
+        "dpbandits.audit.cli",
+        "dpbandits.pipeline.configfile",
+        "dpbandits.pipeline.entry",
+    )
+    for module in (*commands, "dpbandits.pipeline.entry_bai"):
         reached = sources.closure(module)
-        assert not any(path.endswith("cli_simulate.py") for path in reached), module
+        assert not any(path.endswith("cli/simulate.py") for path in reached), module
     assert any(path.endswith("dpbandits/cli.py") for path in sources.closure("dpbandits.audit.__main__"))

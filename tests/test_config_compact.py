@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dpbandits import configfile
-from dpbandits.catalogue.expand import expand
-from dpbandits.catalogue.model import ConfigError
+from dpbandits.pipeline import configfile, gendocs
+from dpbandits.pipeline.catalogue.expand import expand
+from dpbandits.pipeline.catalogue.model import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -141,11 +141,11 @@ def test_config_yaml_states_each_setting_once():
 
 def test_config_readme_is_generated_from_the_schema():
     text = (ROOT / "config" / "README.md").read_text()
-    assert configfile.readme(text, configfile.load_schema()) == text, (
-        "config/README.md is stale: regenerate it with `python -m dpbandits.configfile`"
+    assert gendocs.readme(text, configfile.load_schema()) == text, (
+        "config/README.md is stale: regenerate it with `python -m dpbandits.pipeline.configfile`"
     )
     schema = configfile.load_schema()
     schema["properties"]["checkpoints"]["default"] = 300
-    assert configfile.readme(text, schema) != text  # a changed default makes it stale
+    assert gendocs.readme(text, schema) != text  # a changed default makes it stale
     for key in set(schema["properties"]) - {"papers"}:  # papers: the paper and figure tables
         assert f"| `{key}` |" in text, key

@@ -35,10 +35,11 @@ from _draws import recorded_reference
 from _stats import same_counts, same_distribution, same_paths, same_spread
 
 import dpbandits
-from dpbandits import ALGORITHMS, reference, sources
+from dpbandits import ALGORITHMS, reference
 from dpbandits.audit.loss import NO_RELEASE, audit_algorithm
 from dpbandits.audit.run import CONTROL_NOISE_FACTOR
-from dpbandits.registry import Contract, OptionalProbability, Param, Setting
+from dpbandits.core.registry import Contract, OptionalProbability, Param, Setting
+from dpbandits.pipeline import sources
 
 REGRET = [n for n, a in ALGORITHMS.items() if a.kind == "regret"]
 BAI = [n for n, a in ALGORITHMS.items() if a.kind == "bai"]
@@ -73,7 +74,7 @@ def test_regret_algorithm_has_a_reference_twin(name):
 def test_bai_algorithm_is_plain_numpy(name):
     # the registry refuses BAI twins: the run is the plain implementation. A compiled BAI kernel would
     # need a twin, so the files of its package (bai/, or a plugin's own folder) must not use numba; shared
-    # mechanisms it reaches (e.g. dpbandits.mechanisms) are tested on their own.
+    # mechanisms it reaches (e.g. dpbandits.mechanisms.noise) are tested on their own.
     home = (
         Path(dpbandits.plugins.FILES[name][0]).parent
         if name in dpbandits.plugins.PLUGINS
@@ -151,7 +152,7 @@ def same_rewards(a, b, means) -> bool:
 
 @pytest.mark.parametrize(("name", "law"), LAW_CASES, ids=[f"{name}-{law}" for name, law in LAW_CASES])
 def test_fast_kernel_and_twin_sample_the_same_distribution_under_each_law(name, law):
-    # the Bernoulli contract setting with rewards of another law (dpbandits.laws): regret paths, pulls and reward
+    # the Bernoulli contract setting with rewards of another law (dpbandits.core.laws): regret paths, pulls and reward
     # noise agree; power control: the fast kernel's Bernoulli runs must differ from the twin's under the law.
     # The noise's own power is the Bernoulli cases' business, so fewer runs do here (LAW_RUNS): the 24 law cases took
     # 134 s of one core on 2026-11-27 (warm kernels), against 361 s at the Bernoulli cases' counts
@@ -224,7 +225,7 @@ def test_bai_noise_covers_the_sensitivity_of_each_release(name, monkeypatch):
     # Gaussian mechanism's for the change (delta from the parameters). Power control: over the flips tried, some
     # change must need at least half the scale used, so a halved noise scale (a 2 epsilon-DP release) fails here.
     from dpbandits.bai import section5_instance, two_arm_instance
-    from dpbandits.mechanisms import gaussian_sigma
+    from dpbandits.mechanisms.noise import gaussian_sigma
 
     delta = ALGORITHMS[name].resolve({}).get("delta")
     releases = _release_recorder(monkeypatch)

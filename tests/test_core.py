@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import dpbandits
-from dpbandits.checkpoints import default_checkpoints
-from dpbandits.seeding import config_key
+from dpbandits.core.checkpoints import default_checkpoints
+from dpbandits.core.seeding import config_key
 
 MEANS = [0.9, 0.6]
 

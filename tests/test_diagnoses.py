@@ -6,10 +6,11 @@ import pandas as pd
 import pytest
 from _offline import remote_fetches
 
-from dpbandits import ALGORITHMS, configfile, planning
-from dpbandits.catalogue.model import ConfigError, is_diagnostic
+from dpbandits import ALGORITHMS
 from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, Context, Diagnosis, Finding, Quote
 from dpbandits.diagnoses.render import findings_table, report_html, undiagnosed
+from dpbandits.pipeline import configfile, planning
+from dpbandits.pipeline.catalogue.model import ConfigError, is_diagnostic
 
 PAPER = "toy"
 ROWS = [  # claim, verdict, robustness, reading

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dpbandits.core.instances import means_for
 from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, Context, hu2022
-from dpbandits.instances import means_for
 
 HORIZON, RUNS, EPS = 20_000, 8, 0.5
 

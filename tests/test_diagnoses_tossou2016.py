@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from _tables import Tables, context, pulls, write_claims
 
+from dpbandits.core.instances import NAMED
 from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, _tossou_starving, tossou2016
 from dpbandits.diagnoses._starving import NO_NOISE, ablation
-from dpbandits.instances import NAMED
 
 T = 100_000
 TS = [1_000, 10_000, T]

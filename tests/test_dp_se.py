@@ -10,7 +10,7 @@ from _stats import same_counts, same_distribution
 import dpbandits
 from dpbandits import ALGORITHMS, reference
 from dpbandits.bandits.dp_se import epoch_schedule, release_scale
-from dpbandits.instances import NAMED, means_for
+from dpbandits.core.instances import NAMED, means_for
 
 T_PAPER = 5 * 10**7
 BETA_PAPER = 1 / T_PAPER

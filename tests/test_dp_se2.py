@@ -11,7 +11,7 @@ from scipy import stats
 import dpbandits
 from dpbandits import ALGORITHMS, reference
 from dpbandits.bandits.dp_se2 import noise_scales
-from dpbandits.instances import means_for
+from dpbandits.core.instances import means_for
 
 P_MIN = 1e-3
 NAMES = ("dp_se2", "dp_se2_modified")

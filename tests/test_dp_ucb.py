@@ -31,9 +31,9 @@ from dpbandits.bandits._pcg64 import (
 )
 from dpbandits.bandits.dp_ucb import BLOCK, LEAD_CHUNK, dp_ucb_batch, dp_ucb_on_draws, gamma_bonus, node_scale
 from dpbandits.bandits.ucb import ucb_on_draws
-from dpbandits.instances import sajed_instance
-from dpbandits.mechanisms import BinaryTreeCounter, tree_levels, tree_noise_insert
-from dpbandits.seeding import run_generator
+from dpbandits.core.instances import sajed_instance
+from dpbandits.core.seeding import run_generator
+from dpbandits.mechanisms.noise import BinaryTreeCounter, tree_levels, tree_noise_insert
 
 T_PAPER = 5 * 10**7
 

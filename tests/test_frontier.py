@@ -10,11 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpbandits import configfile, frontier, planning
-from dpbandits.catalogue.costs import estimated_seconds
-from dpbandits.catalogue.expand import expand
-from dpbandits.catalogue.model import ConfigError, Curve, Figure, Panel
-from dpbandits.klucb import kl_bernoulli
+from dpbandits.drawing import frontier
+from dpbandits.mechanisms.klucb import kl_bernoulli
+from dpbandits.pipeline import configfile, planning
+from dpbandits.pipeline.catalogue.costs import estimated_seconds
+from dpbandits.pipeline.catalogue.expand import expand
+from dpbandits.pipeline.catalogue.model import ConfigError, Curve, Figure, Panel
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -247,7 +248,7 @@ def test_a_frontier_block_needs_its_grid():
 def test_a_panel_under_another_law_draws_only_the_algorithms_that_declare_it(monkeypatch):
     from dataclasses import replace
 
-    from dpbandits import registry
+    from dpbandits.core import registry
 
     bernoulli_only = replace(registry.ALGORITHMS["ucb"], name="ucb_bernoulli_only", laws=("bernoulli",))
     monkeypatch.setitem(registry.ALGORITHMS, "ucb_bernoulli_only", bernoulli_only)

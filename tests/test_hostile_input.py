@@ -32,15 +32,16 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import dpbandits
-from dpbandits import ALGORITHMS, planning, reference
+from dpbandits import ALGORITHMS, reference
 from dpbandits.bai import simulate_bai
 from dpbandits.bai.linear_instances import instance_for, section5_instance, two_arm_instance
-from dpbandits.catalogue.model import ConfigError
-from dpbandits.checkpoints import check_checkpoints, default_checkpoints
-from dpbandits.instances import NAMED, means_for, sajed_instance
-from dpbandits.laws import LAWS
-from dpbandits.registry import OptionalProbability
-from dpbandits.validation import MAX_ARMS, MAX_BUDGET, MAX_HORIZON, MAX_RUN_INDEX, MAX_RUNS, MIN_EPSILON
+from dpbandits.core.checkpoints import check_checkpoints, default_checkpoints
+from dpbandits.core.instances import NAMED, means_for, sajed_instance
+from dpbandits.core.laws import LAWS
+from dpbandits.core.registry import OptionalProbability
+from dpbandits.core.validation import MAX_ARMS, MAX_BUDGET, MAX_HORIZON, MAX_RUN_INDEX, MAX_RUNS, MIN_EPSILON
+from dpbandits.pipeline import planning
+from dpbandits.pipeline.catalogue.model import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -442,7 +443,7 @@ def test_the_reported_cases_get_clear_errors(kwargs, expected):
 
 
 def test_a_costly_call_says_so_before_it_starts(caplog, monkeypatch):
-    simulate_module = sys.modules["dpbandits.simulate"]  # the module, shadowed by the function in dpbandits
+    simulate_module = sys.modules["dpbandits.core.simulate"]  # the module, shadowed by the function in dpbandits
     monkeypatch.setattr(simulate_module, "COST_WARNING_S", 1e-7)
     with caplog.at_level("WARNING", logger="dpbandits"):
         dpbandits.simulate("ucb", [0.9, 0.6], 100, None, runs=1, seed=0)

@@ -10,12 +10,13 @@ from _stats import same_distribution
 from scipy import stats
 
 import dpbandits
-from dpbandits import ALGORITHMS, reference, sources
+from dpbandits import ALGORITHMS, reference
 from dpbandits.bandits._gamma import fill_betas
 from dpbandits.bandits._lazy import lazy_close, lazy_count, lazy_state
 from dpbandits.bandits.adap_klucb import adap_klucb_kernel
 from dpbandits.bandits.anytime_lazy_ucb import anytime_lazy_ucb_kernel, certified, run_length
 from dpbandits.bandits.lazy_dp_ts import lazy_dp_ts_kernel, theta_stream
+from dpbandits.pipeline import sources
 
 LAZY = ("anytime_lazy_ucb", "lazy_dp_ts")
 NAMES = {"anytime_lazy_ucb": "Anytime-Lazy-UCB", "lazy_dp_ts": "Lazy-DP-TS", "adap_klucb": "AdaP-KLUCB"}
@@ -58,7 +59,7 @@ def test_registered_anytime_private(name):
     assert alg.label == NAMES[name] and alg.kind == "regret" and alg.private and not alg.needs_horizon
     assert alg.module == f"dpbandits.bandits.{name}"
     expected = {f"bandits/{name}.py", "bandits/_generator.py", "bandits/_regret.py", "bandits/_params.py"}
-    expected.add("klucb.py" if name == "adap_klucb" else "bandits/_lazy.py")
+    expected.add("mechanisms/klucb.py" if name == "adap_klucb" else "bandits/_lazy.py")
     if name == "lazy_dp_ts":
         expected.add("bandits/_gamma.py")
     reached = {str(Path(f).relative_to(sources.PACKAGE)) for f in sources.algorithm_sources(name)}

@@ -1,4 +1,4 @@
-"""Bernoulli KL divergence and the KL-UCB upper index (dpbandits.klucb)."""
+"""Bernoulli KL divergence and the KL-UCB upper index (dpbandits.mechanisms.klucb)."""
 
 import math
 
@@ -7,7 +7,7 @@ import pytest
 from scipy.optimize import brentq
 from scipy.special import rel_entr
 
-from dpbandits.klucb import kl_bernoulli, klucb_upper
+from dpbandits.mechanisms.klucb import kl_bernoulli, klucb_upper
 
 TOL = 1e-9
 GRID = [0.0, 1e-6, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1 - 1e-6, 1.0]

@@ -1,4 +1,4 @@
-"""Reward laws (``dpbandits.laws``): the samplers of the fast kernels (``bandits._laws``) and of the twins
+"""Reward laws (``dpbandits.core.laws``): the samplers of the fast kernels (``bandits._laws``) and of the twins
 (``reference._rewards``), the ``rewards`` argument, the configuration key, and the default's bit-identity.
 
 Sampler tolerances: a mean of n draws is within 5 standard errors sqrt(var / n) of the law's mean, and the
@@ -18,7 +18,7 @@ import dpbandits
 from dpbandits import ALGORITHMS, reference
 from dpbandits.bandits import _laws
 from dpbandits.bandits._pcg64 import new_streams
-from dpbandits.laws import BETA_CONCENTRATION, LAWS, check_rewards, variance
+from dpbandits.core.laws import BETA_CONCENTRATION, LAWS, check_rewards, variance
 from dpbandits.reference import _rewards
 
 REGRET = [n for n, a in ALGORITHMS.items() if a.kind == "regret"]
@@ -202,8 +202,8 @@ def test_point_mass_arms_pay_exactly_their_mean_in_every_kernel(name, law):
 
 def test_the_cost_hint_counts_a_draw_per_pull_under_another_law():
     # collapsed kernels step under another law: DP-SE's hint (0.3 ns a pull) must not announce Bernoulli's cost
-    from dpbandits.laws import DRAW_NS, cost_ns
-    from dpbandits.simulate import announce_cost
+    from dpbandits.core.laws import DRAW_NS, cost_ns
+    from dpbandits.core.simulate import announce_cost
 
     alg = ALGORITHMS["dp_se"]
     assert cost_ns(alg, "bernoulli") == alg.cost_ns and cost_ns(alg, "beta") == alg.cost_ns + DRAW_NS["beta"] > 100

@@ -9,7 +9,7 @@ from scipy.stats import norm
 
 import dpbandits
 from dpbandits.audit.counters import counter_loss
-from dpbandits.mechanisms import (
+from dpbandits.mechanisms.noise import (
     BinaryTreeCounter,
     HybridCounter,
     LogarithmicCounter,
@@ -19,7 +19,7 @@ from dpbandits.mechanisms import (
     laplace_scale,
     tree_bits,
 )
-from dpbandits.stopping import sparse_vector, svt_scales
+from dpbandits.mechanisms.stopping import sparse_vector, svt_scales
 
 LENGTHS = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100]
 

@@ -1,6 +1,6 @@
 """No stale compiled code: a kernel is never loaded from numba's cache once a source it compiles has changed.
 
-numba's own cache checks only the file defining a kernel; ``dpbandits.numba_cache`` keys the cache folder by
+numba's own cache checks only the file defining a kernel; ``dpbandits.pipeline.numba_cache`` keys the cache folder by
 every package file compiled code can reach. The tests edit a helper module (not the kernel's own file) in
 a copy of the package with a warm cache, and run the library in a new process each time.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dpbandits import numba_cache, sources
+from dpbandits.pipeline import numba_cache, sources
 
 HELPER = "bandits/_counters.py"  # the hybrid counter's noise step, inlined into dp_ucb_tossou's kernel
 NODE_NOISE = "k * node_scale * eta)"
@@ -62,11 +62,11 @@ def test_the_key_covers_every_file_compiled_code_can_reach():
         "bandits/_counters.py",
         "bandits/_tossou.py",
         "bandits/_params.py",
-        "klucb.py",
+        "mechanisms/klucb.py",
         "__init__.py",
     } <= files
     # code that never reaches a kernel does not force a recompile
-    assert not {"plotting.py", "figures.py", "report.py"} & files
+    assert not {"drawing/plotting.py", "drawing/figures.py", "drawing/notebook.py"} & files
 
 
 def _restore_afterwards(monkeypatch, base: Path) -> None:

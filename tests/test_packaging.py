@@ -188,9 +188,9 @@ def test_slurm_profile_plans_the_full_dag():
     assert re.search(r"Group job sims", out)
     counts = dict(re.findall(r"^(\w+)\s+(\d+)\s*$", out, re.M))
     sys.path.insert(0, str(ROOT / "src"))
-    from dpbandits import configfile, readings
-    from dpbandits.catalogue.expand import expand
-    from dpbandits.catalogue.jobs import plan_jobs
+    from dpbandits.pipeline import configfile, readings
+    from dpbandits.pipeline.catalogue.expand import expand
+    from dpbandits.pipeline.catalogue.jobs import plan_jobs
 
     config = configfile.load([ROOT / "config" / "config.yaml"])
     sims, figures = expand(config)

@@ -15,9 +15,10 @@ import yaml
 from _offline import remote_fetches
 
 import dpbandits
-from dpbandits import ALGORITHMS, configfile
+from dpbandits import ALGORITHMS
 from dpbandits.audit.runners import default_algorithms
-from dpbandits.report import paper_algorithms
+from dpbandits.drawing.notebook import paper_algorithms
+from dpbandits.pipeline import configfile
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ["--cores", "2", "--configfile", "config/smoke.yaml"]

@@ -16,8 +16,11 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from dpbandits import configfile, crosspaper, plotting, plugins, registry, style  # noqa: E402
-from dpbandits.catalogue.expand import expand
+from dpbandits import plugins  # noqa: E402
+from dpbandits.core import registry  # noqa: E402
+from dpbandits.drawing import crosspaper, plotting, style  # noqa: E402
+from dpbandits.pipeline import configfile  # noqa: E402
+from dpbandits.pipeline.catalogue.expand import expand
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,15 +14,18 @@ import pytest
 import yaml
 
 import dpbandits
-from dpbandits import configfile, plugins, reference, registry, report, sources
+from dpbandits import plugins, reference
 from dpbandits.audit.loss import NO_RELEASE, audit_algorithm
 from dpbandits.audit.run import CONTROL_NOISE_FACTOR
 from dpbandits.audit.runners import default_algorithms
 from dpbandits.bench.timing import bench
-from dpbandits.catalogue.expand import expand
-from dpbandits.catalogue.jobs import plan_jobs
-from dpbandits.catalogue.model import ConfigError
-from dpbandits.catalogue.text import paper_settings
+from dpbandits.core import registry
+from dpbandits.drawing import notebook
+from dpbandits.pipeline import configfile, sources
+from dpbandits.pipeline.catalogue.expand import expand
+from dpbandits.pipeline.catalogue.jobs import plan_jobs
+from dpbandits.pipeline.catalogue.model import ConfigError
+from dpbandits.pipeline.catalogue.text import paper_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "dpse_halving"
@@ -110,7 +113,7 @@ def test_plugin_joins_the_cross_paper_study_with_the_same_seeds_and_epsilons(exa
     }
     jobs, _ = plan_jobs(config, sims)
     assert {j.algorithm for j in jobs.values()} >= {"dpse_halving"}
-    assert "dpse_halving" in report.paper_algorithms(config, "crosspaper")
+    assert "dpse_halving" in notebook.paper_algorithms(config, "crosspaper")
 
 
 def test_plugin_is_audited_and_benchmarked(example):
@@ -143,7 +146,7 @@ NUMBA_PLUGIN = '''
 import numpy as np
 from numba import njit
 
-from dpbandits.registry import Algorithm, Param
+from dpbandits.core.registry import Algorithm, Param
 
 
 @njit(cache=True)
@@ -205,7 +208,7 @@ def test_config_file_plugin_runs_its_numba_kernel_and_reaches_the_jobs(isolated,
     assert "'etc'" in out
 
 
-BASE = "from dpbandits.registry import Algorithm, Param\n\ndef run(*args):\n    return None\n\n"
+BASE = "from dpbandits.core.registry import Algorithm, Param\n\ndef run(*args):\n    return None\n\n"
 
 
 @pytest.mark.parametrize(
@@ -238,7 +241,7 @@ BASE = "from dpbandits.registry import Algorithm, Param\n\ndef run(*args):\n    
             "ALGORITHM = Algorithm(name='dp_se', kind='regret', label='X', private=False, run=run)",
             "name 'dp_se' clashes with the built-in algorithm",
         ),
-        ("ALGORITHM = {'name': 'x', 'run': run}", "is a dict, not a dpbandits.registry.Algorithm"),
+        ("ALGORITHM = {'name': 'x', 'run': run}", "is a dict, not a dpbandits.core.registry.Algorithm"),
         ("OTHER = 1", "has no attribute 'ALGORITHM'"),
         ("import no_such_module", "ModuleNotFoundError"),
     ],
@@ -302,7 +305,7 @@ SLOPPY_PLUGIN = '''
 label parameter takes anything and it adds no noise (so its audit fails)."""
 from dpbandits.plugins import per_step
 from dpbandits.reference.tossou import UCB
-from dpbandits.registry import Algorithm, Param
+from dpbandits.core.registry import Algorithm, Param
 
 
 class FirstArm:
@@ -390,11 +393,11 @@ def test_the_cross_paper_notebook_counts_the_plugin_it_draws(example):
     config = configfile.prepare(smoke_config())
     settings = paper_settings(config, "crosspaper", expand(config)[1]["crosspaper"])
     built_in = [n for n, a in registry.ALGORITHMS.items() if a.kind == "regret" and n not in plugins.PLUGINS]
-    text = report.study_summary(settings).data
+    text = notebook.study_summary(settings).data
     assert text.startswith(
         f"{len(built_in) + 1} regret algorithms ({len(built_in)} of the papers, plus the "
         f"plugin {example.label}) on 8 instances, ε ∈ {{"
     ), text
     # the notebook states no count of its own
-    notebook = (ROOT / "notebooks" / "crosspaper.ipynb").read_text(encoding="utf-8")
-    assert not re.search(r"\b(eleven|twelve|thirteen|\d+) regret algorithms", notebook, re.I)
+    cells = (ROOT / "notebooks" / "crosspaper.ipynb").read_text(encoding="utf-8")
+    assert not re.search(r"\b(eleven|twelve|thirteen|\d+) regret algorithms", cells, re.I)

@@ -1,4 +1,4 @@
-"""The pipeline's terminal output: one line per finished job with the time left (dpbandits.progress and the
+"""The pipeline's terminal output: one line per finished job with the time left (dpbandits.pipeline.progress and the
 ``dpbandits`` Snakemake logger), fed Snakemake's log records directly."""
 
 import io
@@ -11,9 +11,9 @@ pytest.importorskip("snakemake")
 
 from snakemake_interface_logger_plugins.common import LogEvent  # noqa: E402
 
-from dpbandits import progress  # noqa: E402
-from dpbandits.catalogue.costs import cost_summary
-from dpbandits.catalogue.model import Job
+from dpbandits.pipeline import progress  # noqa: E402
+from dpbandits.pipeline.catalogue.costs import cost_summary
+from dpbandits.pipeline.catalogue.model import Job
 from snakemake_logger_plugin_dpbandits import LogHandler  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""dpbandits.provenance: the version comes from one place (pyproject.toml, through the package metadata) and the
+"""dpbandits.core.provenance: the version comes from one place (pyproject.toml, through the package metadata) and the
 commit from git, with a dirty marker, and ``unknown`` where there is no checkout of the package."""
 
 import subprocess
@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 import dpbandits
-from dpbandits import _version, provenance
+from dpbandits import _version
+from dpbandits.core import provenance
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT_VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
@@ -82,8 +83,9 @@ def test_the_ledger_states_what_made_it():
 def test_no_simulation_takes_the_commit_logic_as_an_input():
     """A simulation job's inputs hold the version's module but not the commit's: a new commit, or an edit of how
     it is read, reruns no simulation."""
-    from dpbandits import ALGORITHMS, sources
+    from dpbandits import ALGORITHMS
+    from dpbandits.pipeline import sources
 
     for name in ALGORITHMS:
         files = {Path(f).name for f in sources.algorithm_sources(name)}
-        assert "_version.py" in files and "provenance.py" not in files, name
+        assert "_version.py" in files and "core/provenance.py" not in files, name

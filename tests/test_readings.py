@@ -6,11 +6,12 @@ import pandas as pd
 import pytest
 import yaml
 
-from dpbandits import configfile, readings, registry
-from dpbandits.catalogue.expand import expand
-from dpbandits.catalogue.model import ConfigError
 from dpbandits.claims.ledger import DEFAULT, diagnostic, markdown, with_robustness
-from dpbandits.registry import Param
+from dpbandits.core import registry
+from dpbandits.core.registry import Param
+from dpbandits.pipeline import configfile, readings
+from dpbandits.pipeline.catalogue.expand import expand
+from dpbandits.pipeline.catalogue.model import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dpbandits import ALGORITHMS, reference, theory
+from dpbandits import ALGORITHMS, reference
 from dpbandits.bench.timing import bench
-from dpbandits.registry import Algorithm, Audit, Bound, Param
+from dpbandits.core.registry import Algorithm, Audit, Bound, Param
+from dpbandits.drawing import theory
 
 REGRET = [n for n, a in ALGORITHMS.items() if a.kind == "regret"]
 
@@ -115,7 +116,7 @@ def test_bad_definitions_fail_naming_the_algorithm(changes, message):
 def test_reference_twins_share_no_code_with_the_fast_code():
     """A twin reaches neither dpbandits.bandits nor dpbandits.bai (constants named in a paper are written out
     again), so a bug in the fast side's formulas cannot pass the parity tests by being shared."""
-    from dpbandits import sources
+    from dpbandits.pipeline import sources
 
     fast = (str(Path(sources.PACKAGE) / "bandits"), str(Path(sources.PACKAGE) / "bai"))
     for mod in pkgutil.iter_modules(reference.__path__):

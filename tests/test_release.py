@@ -11,7 +11,7 @@ import pytest
 import yaml
 from packaging.requirements import Requirement
 
-from dpbandits import io, lockcheck
+from dpbandits.pipeline import io, lockcheck
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]

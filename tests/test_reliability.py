@@ -13,7 +13,7 @@ import pytest
 import yaml
 from test_pipeline import _copy_repo, _env, _run
 
-from dpbandits.io import load_groups, load_member, members
+from dpbandits.pipeline.io import load_groups, load_member, members
 
 pytestmark = pytest.mark.pipeline
 

@@ -1,4 +1,4 @@
-"""Corrupt or foreign result files are refused with their path, never plotted (dpbandits.io)."""
+"""Corrupt or foreign result files are refused with their path, never plotted (dpbandits.pipeline.io)."""
 
 import zipfile
 
@@ -6,8 +6,16 @@ import numpy as np
 import pytest
 
 import dpbandits
-from dpbandits.figures import load_bai
-from dpbandits.io import CorruptResultError, group_arrays, load_groups, load_member, members, save_job, save_npz
+from dpbandits.drawing.figures import load_bai
+from dpbandits.pipeline.io import (
+    CorruptResultError,
+    group_arrays,
+    load_groups,
+    load_member,
+    members,
+    save_job,
+    save_npz,
+)
 
 
 @pytest.fixture

@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from dpbandits import configfile, plotting, report
-from dpbandits.catalogue.expand import expand
 from dpbandits.claims.ledger import DEFAULT, markdown, with_robustness
+from dpbandits.drawing import notebook, plotting
+from dpbandits.pipeline import configfile
+from dpbandits.pipeline.catalogue.expand import expand
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = {"max_horizon": 3000, "max_runs": 4}
@@ -29,16 +30,16 @@ def _ledger() -> pd.DataFrame:
 
 
 def test_the_note_names_the_caps_and_is_empty_at_the_papers_scale():
-    note = report.scale_note(SMOKE)
+    note = notebook.scale_note(SMOKE)
     assert "max_horizon = 3000, max_runs = 4" in note and "say nothing about the papers' claims" in note
-    assert report.scale_note({}) == "" and report.scale_note(None) == ""
-    assert report.scale_banner({"scale": {}}) is None
-    assert "max_runs = 4" in report.scale_banner({"scale": SMOKE}).data
+    assert notebook.scale_note({}) == "" and notebook.scale_note(None) == ""
+    assert notebook.scale_banner({"scale": {}}) is None
+    assert "max_runs = 4" in notebook.scale_banner({"scale": SMOKE}).data
 
 
 def test_the_ledger_opens_with_the_note_only_when_scaled_down():
     scaled = markdown(_ledger(), scale=SMOKE)
-    assert scaled.split("## ")[0].count(report.scale_note(SMOKE)) == 1
+    assert scaled.split("## ")[0].count(notebook.scale_note(SMOKE)) == 1
     assert "Scaled-down" not in markdown(_ledger(), scale={}) and "Scaled-down" not in markdown(_ledger())
 
 

@@ -1,4 +1,5 @@
-"""A job's package inputs come from the code (dpbandits.sources): editing a module reruns the jobs that run it."""
+"""A job's package inputs come from the code (dpbandits.pipeline.sources): editing a module reruns the jobs that run
+it."""
 
 import csv
 import io
@@ -11,20 +12,23 @@ from pathlib import Path
 import pytest
 from test_pipeline import _copy_repo, _run, smk
 
-from dpbandits import ALGORITHMS, sources
-from dpbandits.pipeline import ENTRY_POINTS
+from dpbandits import ALGORITHMS
+from dpbandits.pipeline import sources
+from dpbandits.pipeline.entry import ENTRY_POINTS
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = {
     "__init__.py",
-    "checkpoints.py",
-    "instances.py",
-    "io.py",
-    "pipeline.py",
-    "registry.py",
-    "seeding.py",
-    "simulate.py",
-    "validation.py",
+    "core/__init__.py",
+    "core/checkpoints.py",
+    "core/instances.py",
+    "pipeline/__init__.py",
+    "pipeline/io.py",
+    "pipeline/entry.py",
+    "core/registry.py",
+    "core/seeding.py",
+    "core/simulate.py",
+    "core/validation.py",
 }
 # shared parameters live in bandits/_params.py: no algorithm module imports another
 PARAMS_USERS = {
@@ -63,7 +67,7 @@ def test_every_simulation_runs_the_core_of_its_kind_only():
         reached = _rel(sources.algorithm_sources(name))
         assert CORE | {_module_file(alg)} <= reached, name
         if alg.kind == "bai":
-            assert {"bai/jobs.py", "bai/trials.py"} <= reached, name
+            assert {"pipeline/entry_bai.py", "bai/trials.py"} <= reached, name
             assert not any(f.startswith("bandits/") for f in reached), name
         else:
             assert not any(f.startswith("bai/") for f in reached), name
@@ -78,14 +82,21 @@ def test_an_algorithm_module_reaches_only_the_algorithms_that_import_it():
 
 
 def test_names_imported_from_packages_resolve_to_their_definitions():
-    # simulate.versions imports the constant __version__ from the package, not the algorithms __init__ imports
-    assert not any(f.startswith(("bandits/", "bai/")) for f in _rel(sources.closure("dpbandits.simulate")))
+    # the command line imports the constant __version__ from the package, not the algorithms __init__ imports
+    assert not any(f.startswith(("bandits/", "bai/")) for f in _rel(sources.closure("dpbandits.cli")))
+    assert {"__init__.py", "_version.py"} <= _rel(sources.closure("dpbandits.cli"))
     # claims.PAPERS, defined in claims/__init__.py, is built from every paper's claims module
     claims = _rel(sources.closure("dpbandits.claims.ledger"))
     assert {f"claims/{p}.py" for p in ("tossou2016", "sajed2019", "sajed2019thesis", "hu2022", "chen2024")} <= claims
     # plotting imports wilson_interval from dpbandits.bai, which re-exports it from bai/trials.py
     figures = _rel(sources.script_sources(ROOT / "workflow/scripts/figures.py"))
-    assert {"figures.py", "plotting.py", "crosspaper.py", "theory.py", "bai/trials.py"} <= figures
+    assert {
+        "drawing/figures.py",
+        "drawing/plotting.py",
+        "drawing/crosspaper.py",
+        "drawing/theory.py",
+        "bai/trials.py",
+    } <= figures
     assert "bai/dp_bai.py" not in figures
     with pytest.raises(ValueError, match="not a module"):
         sources.closure("dpbandits.nope")
@@ -124,7 +135,7 @@ def test_each_entry_point_runs_its_kind(tmp_path):
         )
         assert (proc.returncode == 0) == ok, proc.stderr[-2000:]
     assert json.loads((tmp_path / "log.json").read_text())["members"][0]["trials"] == 2
-    assert "python -m dpbandits.bai.jobs" in proc.stderr
+    assert "python -m dpbandits.pipeline.entry_bai" in proc.stderr
 
 
 @pytest.mark.pipeline
@@ -161,11 +172,16 @@ def test_editing_any_module_reruns_exactly_the_jobs_that_run_it(tmp_path):
         assert any(r.startswith("figures_") for r in rules) == bool(sims or module in figure_code), module
         if module in notebook_code:  # a notebook's code cells import it (e.g. report.py)
             assert "notebook" in rules, module
-    for module in ("instances.py", "seeding.py", "simulate.py", "checkpoints.py"):  # the core: every simulation
+    for module in (
+        "core/instances.py",
+        "core/seeding.py",
+        "core/simulate.py",
+        "core/checkpoints.py",
+    ):  # the core: every simulation
         assert {alg for rule, alg in plans[module] if rule == "simulate"} == used, module
     assert {alg for rule, alg in plans["bandits/_params.py"] if rule == "simulate"} == PARAMS_USERS & used
     assert {alg for rule, alg in plans["bandits/dp_se2.py"] if rule == "simulate"} == {"dp_se2", "dp_se2_modified"}
-    # an audit edit reruns the audit only (the reference twins take ScaledNoise from dpbandits.mechanisms): no
+    # an audit edit reruns the audit only (the reference twins take ScaledNoise from dpbandits.mechanisms.noise): no
     # simulation, report, figure or claim
     assert {rule for rule, _ in plans["audit/loss.py"]} == {"audit", "all"}
     claims = {rule for rule, _ in plans["claims/hu2022.py"]}

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpbandits.mechanisms import laplace_scale
-from dpbandits.stopping import (
+from dpbandits.mechanisms.noise import laplace_scale
+from dpbandits.mechanisms.stopping import (
     dp_exp_nas,
     dp_nas,
     dp_nas_scales,

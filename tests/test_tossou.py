@@ -12,7 +12,7 @@ from dpbandits.bandits._pcg64 import new_streams
 from dpbandits.bandits.dp_ucb_int import input_epsilon, interval
 from dpbandits.bandits.private_ucb import node_scale
 from dpbandits.bandits.ucb import ucb_batch, ucb_on_draws
-from dpbandits.instances import NAMED
+from dpbandits.core.instances import NAMED
 
 TOSSOU = ["ucb", "dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound", "private_ucb"]
 DELTA = math.exp(-10)

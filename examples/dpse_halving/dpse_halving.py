@@ -8,12 +8,12 @@ still releases Laplace means of fresh rewards, so it stays epsilon-DP.
 import math
 
 from dpbandits import ALGORITHMS
-from dpbandits.audit_tables import threshold_candidates
 from dpbandits.bandits._params import resolve_beta
 from dpbandits.bandits.dp_se import epoch_schedule
+from dpbandits.core.audit_tables import threshold_candidates
+from dpbandits.core.registry import Algorithm, Audit, Contract, Setting
 from dpbandits.plugins import per_step
 from dpbandits.reference.sajed import DPSE
-from dpbandits.registry import Algorithm, Audit, Contract, Setting
 
 
 class HalvingDPSE(DPSE):

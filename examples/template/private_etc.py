@@ -8,8 +8,8 @@ Load it without installing anything (paths are relative to the working directory
     DPBANDITS_PLUGINS=examples/template/private_etc.py:ALGORITHM pytest tests/test_contract.py -k private_etc
 """
 
+from dpbandits.core.registry import Algorithm, Audit, Contract, Param, Setting
 from dpbandits.plugins import per_step
-from dpbandits.registry import Algorithm, Audit, Contract, Param, Setting
 
 
 class PrivateETC:
@@ -45,7 +45,7 @@ def audit_plan(epsilon, params):
     """Audit horizon on K = 2 arms: the 2 m exploration pulls plus the commit, the first noisy release.
 
     A horizon that ends before the release audits nothing (every run gives the same actions); the audit
-    says so. None as candidates: dpbandits.audit_tables.generic_candidates, which flip one of the first
+    says so. None as candidates: dpbandits.core.audit_tables.generic_candidates, which flip one of the first
     rewards of a zero or one table.
     """
     return 2 * params["m"] + 1, None

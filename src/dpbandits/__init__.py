@@ -8,7 +8,8 @@ Importing it registers the built-in algorithms and the plugins (:mod:`dpbandits.
 2
 """
 
-from . import _version, numba_cache
+from . import _version
+from .pipeline import numba_cache
 
 __version__ = _version.version()  # one source: the package metadata (pyproject.toml)
 
@@ -21,8 +22,8 @@ from . import (  # noqa: E402
     reference,
 )
 from .bai import simulate_bai  # noqa: E402
-from .registry import ALGORITHMS  # noqa: E402
-from .simulate import SimulationResult, simulate  # noqa: E402
+from .core.registry import ALGORITHMS  # noqa: E402
+from .core.simulate import SimulationResult, simulate  # noqa: E402
 
 plugins.load_plugins()  # entry points of group dpbandits.algorithms and DPBANDITS_PLUGINS
 

@@ -1,6 +1,6 @@
 """Algorithms from outside the package: entry points, and modules or files named in the config.
 
-A plugin is a :class:`dpbandits.registry.Algorithm` defined in the user's own code, with the same fields
+A plugin is a :class:`dpbandits.core.registry.Algorithm` defined in the user's own code, with the same fields
 as the built-in algorithms (``reference`` twin, ``audit`` plan, ``bound``, ``collapsed``, ``cost_ns``). It
 is found in one of three ways:
 
@@ -9,7 +9,7 @@ is found in one of three ways:
 * ``package.module:NAME`` or ``path/to/file.py:NAME`` in the environment variable ``DPBANDITS_PLUGINS``
   (entries separated by ``;``), also loaded on import: this is how the pipeline's jobs find the
   plugins its config names;
-* the same forms in the config's ``plugins`` list (:func:`dpbandits.catalogue.expand.expand` loads them) or
+* the same forms in the config's ``plugins`` list (:func:`dpbandits.pipeline.catalogue.expand.expand` loads them) or
   passed to :func:`load_plugins`.
 
 Each plugin is checked (an ``Algorithm``, whose own checks run when it is built; parameters that do not
@@ -17,7 +17,7 @@ shadow the simulator's arguments; a name no other algorithm has) and registered 
 ``dpbandits.ALGORITHMS``; every problem raises :class:`PluginError` (a ``ValueError``) naming the plugin.
 A regret plugin's ``run`` may be plain Python (see :func:`per_step`) or a numba kernel. Its files outside
 the package (its module, the files of its run function, of its reference twin and of the twin's bases) are
-kept in :data:`FILES`; :func:`dpbandits.sources.algorithm_sources` adds the package modules they import, so
+kept in :data:`FILES`; :func:`dpbandits.pipeline.sources.algorithm_sources` adds the package modules they import, so
 the pipeline reruns its simulations when any of them changes.
 """
 
@@ -36,8 +36,8 @@ from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from . import registry
-from .registry import Algorithm
+from .core import registry
+from .core.registry import Algorithm
 
 GROUP = "dpbandits.algorithms"
 """Entry-point group of plugin algorithms."""
@@ -62,8 +62,8 @@ def per_step(twin: type) -> Callable:
     ``twin(k, horizon, epsilon, rng, params)`` offers ``select(t) -> arm`` (t 1-based) and
     ``update(arm, reward)``, like the reference twins. Rewards are drawn as ``dpbandits.reference.simulate``
     draws them, so with ``Algorithm(run=per_step(P), reference=P)`` ``dpbandits.simulate`` and
-    ``dpbandits.reference.simulate`` agree bit for bit, under every reward law (``rewards``, :mod:`dpbandits.laws`;
-    declare ``Algorithm(laws=dpbandits.laws.LAWS)`` to accept them all).
+    ``dpbandits.reference.simulate`` agree bit for bit, under every reward law (``rewards``, :mod:`dpbandits.core.laws`;
+    declare ``Algorithm(laws=dpbandits.core.laws.LAWS)`` to accept them all).
     """
     import numpy as np
 
@@ -226,7 +226,7 @@ def _digest(module) -> str | None:
 def _reserved(kind: str) -> set[str]:
     """Argument names of the simulator of ``kind``: parameters cannot take them (they are passed as **params)."""
     if kind == "regret":
-        from .simulate import simulate as run
+        from .core.simulate import simulate as run
     else:
         from .bai import simulate_bai as run
     return {p.name for p in inspect.signature(run).parameters.values() if p.kind is not p.VAR_KEYWORD}
@@ -238,7 +238,7 @@ def check(obj, label: str) -> Algorithm:
     ``Algorithm`` checks its own fields when it is built; this adds what only a plugin can get wrong.
     """
     if not isinstance(obj, Algorithm):
-        raise PluginError(f"plugin {label}: is a {type(obj).__name__}, not a dpbandits.registry.Algorithm")
+        raise PluginError(f"plugin {label}: is a {type(obj).__name__}, not a dpbandits.core.registry.Algorithm")
     reserved = _reserved(obj.kind)
     for key in obj.params:
         if key in reserved:

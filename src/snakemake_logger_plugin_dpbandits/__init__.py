@@ -1,4 +1,4 @@
-"""Snakemake logger ``--logger dpbandits``: one line per finished job with the time left (dpbandits.progress).
+"""Snakemake logger ``--logger dpbandits``: one line per finished job with the time left (dpbandits.pipeline.progress).
 
 Everything else (start-up, job counts, errors with ``--show-failed-logs``) prints as Snakemake's own
 logger prints it; with ``-p``/``--printshellcmds`` or ``--verbose`` every job's full block prints too.
@@ -10,7 +10,7 @@ from snakemake.logging import ColorizingTextHandler, DefaultFormatter, get_event
 from snakemake_interface_logger_plugins.base import LogHandlerBase
 from snakemake_interface_logger_plugins.common import LogEvent
 
-from dpbandits import progress
+from dpbandits.pipeline import progress
 
 QUIET_MESSAGES = {"Select jobs to execute..."}  # printed before every batch of jobs
 

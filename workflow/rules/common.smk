@@ -5,18 +5,12 @@ import os
 import shlex
 from pathlib import Path
 
-from dpbandits import (
-    ALGORITHMS,
-    diagnoses,
-    planning,
-    progress,
-    provenance,
-    readings,
-    sources,
-)
-from dpbandits.catalogue.costs import cost_summary, job_seconds
-from dpbandits.catalogue.jobs import figure_sims
-from dpbandits.catalogue.model import (
+from dpbandits import ALGORITHMS, diagnoses
+from dpbandits.core import provenance
+from dpbandits.pipeline import catalogue, planning, progress, readings, sources
+from dpbandits.pipeline.catalogue.costs import cost_summary, job_seconds
+from dpbandits.pipeline.catalogue.jobs import figure_sims
+from dpbandits.pipeline.catalogue.model import (
     JOB_KEY,
     ConfigError,
     figure_paths,
@@ -24,13 +18,13 @@ from dpbandits.catalogue.model import (
     is_diagnostic,
     job_path,
 )
-from dpbandits.catalogue.text import paper_settings
-from dpbandits.pipeline import ENTRY_POINTS
+from dpbandits.pipeline.catalogue.text import paper_settings
+from dpbandits.pipeline.entry import ENTRY_POINTS
 from snakemake.logging import logger
 
 try:
-    # schema (its defaults filled into config, the compact figure forms expanded: dpbandits.configfile),
-    # plugins, figure catalogue, readings and jobs (dpbandits.planning); the config's plugins join
+    # schema (its defaults filled into config, the compact figure forms expanded: dpbandits.pipeline.configfile),
+    # plugins, figure catalogue, readings and jobs (dpbandits.pipeline.planning); the config's plugins join
     # ALGORITHMS here and, through DPBANDITS_PLUGINS, in every job's process
     PLAN = planning.plan(
         config,
@@ -83,7 +77,7 @@ wildcard_constraints:
 
 
 def algorithm_sources(wildcards):
-    """Package files a simulation job of the algorithm runs (dpbandits.sources): editing one reruns its jobs."""
+    """Package files a simulation job of the algorithm runs (dpbandits.pipeline.sources): editing one reruns its jobs."""
     return sources.algorithm_sources(wildcards.algorithm)
 
 

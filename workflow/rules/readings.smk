@@ -1,5 +1,5 @@
 # Alternative readings of the reconstructed values (docs/reconstructions.md): each paper's figures are
-# expanded again under every reading (dpbandits.readings); configurations a reading does not change are the
+# expanded again under every reading (dpbandits.pipeline.readings); configurations a reading does not change are the
 # default ones (same content hash), so only the changed curves are simulated. A reading writes only the tidy
 # tables the claims read, under results/readings/<reading>/figures/<paper>/, and a reading.json manifest. One
 # job per paper writes the tables of all its readings (a few seconds of work after ~3 s of imports).

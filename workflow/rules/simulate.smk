@@ -1,7 +1,7 @@
 # One job = one chunk of runs of one or more configurations of one algorithm: cheap chunks are packed
-# together up to `job_seconds` (see dpbandits.catalogue.jobs.plan_jobs). A BAI configuration is one curve:
+# together up to `job_seconds` (see dpbandits.pipeline.catalogue.jobs.plan_jobs). A BAI configuration is one curve:
 # an algorithm's sweep over budgets, epsilons or ratios. Its inputs are the package files the job runs
-# (dpbandits.sources): editing any of them reruns exactly the jobs that run it.
+# (dpbandits.pipeline.sources): editing any of them reruns exactly the jobs that run it.
 
 
 rule simulate:

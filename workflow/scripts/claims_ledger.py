@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from dpbandits.claims.ledger import write_ledger
-from dpbandits.provenance import made_with
+from dpbandits.core.provenance import made_with
 
 inp, out, params = snakemake.input, snakemake.output, snakemake.params  # noqa: F821
 df = write_ledger(inp.papers, out.csv, out.md, out.diagnostic, made_with(), params.scale)

@@ -3,8 +3,8 @@ privacy-utility frontier summary, where it has them; diagnostic figures join nei
 
 import logging
 
-from dpbandits.catalogue.model import is_diagnostic
-from dpbandits.figures import make_figure
+from dpbandits.drawing.figures import make_figure
+from dpbandits.pipeline.catalogue.model import is_diagnostic
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)  # noqa: F821
 params, out = snakemake.params, snakemake.output  # noqa: F821
@@ -13,14 +13,14 @@ for i, (name, fig) in enumerate(figures):
     make_figure(fig, params.sims[name], out.pdf[i], out.png[i], out.csv[i], out.runs[i])
     logging.info("wrote %s", out.pdf[i])
 if out.summary:
-    from dpbandits.crosspaper import write_summary
+    from dpbandits.drawing.crosspaper import write_summary
 
     pdf, png, ranking, finals = out.summary
     tables = [out.csv[i] for i, (name, fig) in enumerate(figures) if not fig.frontier and not is_diagnostic(name)]
     write_summary(tables, pdf, png, ranking, finals)
     logging.info("wrote %s", pdf)
 if out.frontier:
-    from dpbandits.frontier import write_frontier
+    from dpbandits.drawing.frontier import write_frontier
 
     csv, ranking, pdf, png = out.frontier
     frontier = [(fig, out.csv[i]) for i, (name, fig) in enumerate(figures) if fig.frontier and not is_diagnostic(name)]

@@ -4,7 +4,7 @@ import json
 import logging
 from pathlib import Path
 
-from dpbandits.figures import write_tables
+from dpbandits.drawing.figures import write_tables
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)  # noqa: F821
 params, out = snakemake.params, snakemake.output  # noqa: F821

@@ -16,7 +16,7 @@ import nbconvert
 import nbformat
 import papermill
 
-from dpbandits.provenance import made_with
+from dpbandits.core.provenance import made_with
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"  # offline.html.j2
 

@@ -10,5 +10,5 @@
 - :mod:`~dpbandits.audit.counters`: exact loss of linear Laplace continual counters.
 
 Each algorithm's plan (horizon, tables, parameter hints) is its ``Algorithm.audit``
-(:class:`dpbandits.registry.Audit`); the candidate tables are built by :mod:`dpbandits.audit_tables`.
+(:class:`dpbandits.core.registry.Audit`); the candidate tables are built by :mod:`dpbandits.core.audit_tables`.
 """

@@ -26,7 +26,7 @@ Verdict: ``"violation"`` if the lower bound exceeds the claimed epsilon, else ``
 consistent (epsilon, delta)-DP algorithm is flagged with probability <= alpha. Non-private algorithms
 get ``"not private"``.
 
-Each algorithm's ``Algorithm.audit`` (:class:`dpbandits.registry.Audit`) holds its plan: horizon and
+Each algorithm's ``Algorithm.audit`` (:class:`dpbandits.core.registry.Audit`) holds its plan: horizon and
 tables, parameter hints, the epsilon it is audited at, and, where the under-noised control cannot be
 flagged, the reason.
 
@@ -42,9 +42,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import registry
-from ..audit_tables import DEFAULT_HORIZON, generic_candidates
-from ..mechanisms import ScaledNoise
+from ..core import registry
+from ..core.audit_tables import DEFAULT_HORIZON, generic_candidates
+from ..mechanisms.noise import ScaledNoise
 from .runners import bai_module, hashable, kernel_replay, lookup, policy_actions, replay_actions, twin_class
 from .stats import log_ratio_lower, smoothed_log_ratio
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .. import registry
+from ..core import registry
 
 _MD_COLUMNS = [
     "algorithm",

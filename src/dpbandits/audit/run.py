@@ -1,7 +1,7 @@
 """Every private algorithm's audit with its under-noised controls and power rows (:func:`audit_all`), and
 what such a table gets wrong (:func:`failed_checks`).
 
-Control: :class:`dpbandits.mechanisms.ScaledNoise` hands the policy a generator whose ``laplace`` scale
+Control: :class:`dpbandits.mechanisms.noise.ScaledNoise` hands the policy a generator whose ``laplace`` scale
 (``Audit.noise``: ``normal`` for Gaussian-mechanism algorithms) is multiplied by ``noise_factor``.
 Halving the noise (factor 0.5) is *not* a violation for several algorithms on these tiny instances:
 their accounting is loose there (e.g. the hybrid counter's first release is only epsilon/2-DP,

@@ -13,7 +13,7 @@ from dataclasses import asdict
 
 import numpy as np
 
-from .. import registry
+from ..core import registry
 
 
 def _check_table(table) -> np.ndarray:

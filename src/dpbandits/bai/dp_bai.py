@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..registry import Audit, Param, register
+from ..core.registry import Audit, Param, register
 from .cache import DesignCache
 from .elimination import bai_algorithm, top_arms
 from .maxdet import EXHAUSTIVE_LIMIT, coefficients, maxdet

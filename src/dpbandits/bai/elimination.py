@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..registry import Algorithm, Audit
+from ..core.registry import Algorithm, Audit
 
 
 def top_arms(active: np.ndarray, scores: np.ndarray, keep: int, rng: np.random.Generator) -> np.ndarray:

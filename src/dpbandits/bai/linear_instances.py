@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..registry import Param
-from ..validation import brief, check_arms, check_integer, check_real, check_theta
+from ..core.registry import Param
+from ..core.validation import brief, check_arms, check_integer, check_real, check_theta
 
 INSTANCE_SEED = 2024
 
@@ -144,7 +144,7 @@ PROTOCOL = {
 
 #: Reading axes of the reconstructed instances: {instance name: {instance key: Param}}, the default
 #: reading first (docs/reconstructions.md, "Chen et al.: the instances"). A reading sets the key in every
-#: panel instance of that name (``dpbandits.readings``).
+#: panel instance of that name (``dpbandits.pipeline.readings``).
 INSTANCE_AXES: dict[str, dict[str, Param]] = {
     "section5": {
         "seed": Param(

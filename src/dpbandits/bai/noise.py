@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..mechanisms import gaussian_sigma, laplace_scale
+from ..mechanisms.noise import gaussian_sigma, laplace_scale
 
 MECHANISMS = ("laplace", "gauss")
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..registry import Param, register
+from ..core.registry import Param, register
 from .cache import DesignCache
 from .elimination import bai_algorithm, top_arms
 from .goptimal import MAX_ITER, PRUNE, SOLVERS, TOL, g_optimal

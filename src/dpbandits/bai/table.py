@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..validation import brief, check_real
+from ..core.validation import brief, check_real
 
 REWARDS = ("uniform", "uniform_centered")
 ROUNDOFF = 1e-9

@@ -12,10 +12,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import registry
-from ..seeding import config_key, run_generator
-from ..simulate import versions
-from ..validation import check_arms, check_budget, check_epsilon, check_first_run, check_runs, check_seed, check_theta
+from ..core import registry
+from ..core.seeding import config_key, run_generator
+from ..core.simulate import versions
+from ..core.validation import (
+    check_arms,
+    check_budget,
+    check_epsilon,
+    check_first_run,
+    check_runs,
+    check_seed,
+    check_theta,
+)
 from .table import RewardTable, UniformTable, reward_bounds
 
 

@@ -14,8 +14,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..jit import kernel
-from ..registry import Param
+from ..core.jit import kernel
+from ..core.registry import Param
 from ._laws import reward, reward_sum
 from ._regret import fill_linear, record
 

@@ -16,7 +16,7 @@ from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from ..jit import helper, kernel
+from ..core.jit import helper, kernel
 from ._pcg64 import uniform_int
 
 _U = np.uintp  # unsigned indices: no negative-index wraparound code

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from ..jit import helper
+from ..core.jit import helper
 
 _U = np.uintp  # unsigned indices: no negative-index wraparound code
 

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ..jit import helper, kernel
+from ..core.jit import helper, kernel
 from ._pcg64 import POOL, POOL_INDEX, POOL_START, exponential_tail, refill, to_double, ziggurat
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import kernel
+from ..core.jit import kernel
 from ._laws import reward_sum
 
 

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from numba.np.random._constants import fi_double, ki_double, wi_double, ziggurat_nor_inv_r, ziggurat_nor_r
 
-from ..jit import helper, kernel
+from ..core.jit import helper, kernel
 from ._pcg64 import POOL, POOL_INDEX, POOL_START, exponential_tail, next_word, refill, to_double, ziggurat
 
 _M52 = np.uint64(0x000FFFFFFFFFFFFF)

@@ -6,7 +6,7 @@ from their PCG64 stream); the reference twins use ``reference._policy.argmax_tie
 
 from __future__ import annotations
 
-from ..jit import helper, kernel
+from ..core.jit import helper, kernel
 
 
 @helper

@@ -1,4 +1,4 @@
-"""Reward draws of the fast kernels under each law of :mod:`dpbandits.laws` (law code = index in ``LAWS``).
+"""Reward draws of the fast kernels under each law of :mod:`dpbandits.core.laws` (law code = index in ``LAWS``).
 
 Law 0 (Bernoulli) is the kernels' own path, left as it was: block deciders (``_draws.fill_uniforms``,
 ``fill_draws``) and Binomial sums. These functions draw the other laws' rewards directly, one per pull:
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import helper, kernel
-from ..laws import BETA_CONCENTRATION, LAWS
+from ..core.jit import helper, kernel
+from ..core.laws import BETA_CONCENTRATION, LAWS
 from ._gamma import beta
 from ._pcg64 import POOL_INDEX, next_word, to_double
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import helper, kernel
+from ..core.jit import helper, kernel
 from ._laws import reward_sum
 
 

@@ -3,7 +3,7 @@ DP-SE's confidence beta = None read as 1/T."""
 
 from __future__ import annotations
 
-from ..registry import Param
+from ..core.registry import Param
 
 TIE_BREAK = Param("random", ("random", "first"), doc="[CHOICE] uniform random among maximisers, or lowest index")
 #: Reading axis of the hybrid counter (docs/reconstructions.md, Tossou & Dimitrakakis).

@@ -23,7 +23,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.random._constants import fe_double, ke_double, we_double, ziggurat_exp_r
 
-from ..jit import helper, kernel
+from ..core.jit import helper, kernel
 
 _MULT = 0x2360ED051FC65DA44385DF649FCCF645  # numpy's PCG_DEFAULT_MULTIPLIER_128
 _MASK64 = (1 << 64) - 1

@@ -4,7 +4,7 @@ are known in advance (one arm: :func:`fill_linear`; round robin: :func:`fill_rou
 
 from __future__ import annotations
 
-from ..jit import helper, kernel
+from ..core.jit import helper, kernel
 from ._laws import reward_sum
 
 

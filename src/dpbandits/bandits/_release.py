@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import kernel
+from ..core.jit import kernel
 
 
 @kernel

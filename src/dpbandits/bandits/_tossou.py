@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import helper, kernel
+from ..core.jit import helper, kernel
 from ._draws import critical_chunks, fill_laplace, fill_log, fill_uniforms
 from ._laws import BERNOULLI, law_args
 from ._pcg64 import new_streams, set_streams_state

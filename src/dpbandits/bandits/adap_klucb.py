@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import math
 
-from ..jit import kernel
-from ..klucb import klucb_upper
-from ..laws import LAWS
-from ..registry import Algorithm, Audit, Contract, Param, Setting, register
+from ..core.jit import kernel
+from ..core.laws import LAWS
+from ..core.registry import Algorithm, Audit, Contract, Param, Setting, register
+from ..mechanisms.klucb import klucb_upper
 from ._adap import ALPHA, Setup, episode, first_pulls, new_state
 from ._generator import argmax_ties
 from ._laws import law_args

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import math
 
-from ..jit import kernel
-from ..laws import LAWS
-from ..registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
+from ..core.jit import kernel
+from ..core.laws import LAWS
+from ..core.registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
 from ._adap import ALPHA, Setup, episode, first_pulls, new_state
 from ._generator import argmax_ties
 from ._laws import law_args
@@ -75,7 +75,7 @@ register(
         reference="dpbandits.reference.after:AdaPUCB",
         collapsed=True,
         audit=Audit(),
-        bound=Bound("Azize & Basu 2022, Thm 7", "dpbandits.theory:adap_ucb_thm7"),
+        bound=Bound("Azize & Basu 2022, Thm 7", "dpbandits.drawing.theory:adap_ucb_thm7"),
         # ten arms, as AdaP-KLUCB's: the releases of the first episodes (n = 1, 2, ...) decide which arm leads;
         # at eps = 4 a halved noise is seen under every reading (at eps = 16 the sqrt term hides it)
         contract=Contract(

@@ -21,9 +21,9 @@ import math
 
 import numpy as np
 
-from ..jit import kernel
-from ..laws import LAWS
-from ..registry import Algorithm, Contract, Setting, register
+from ..core.jit import kernel
+from ..core.laws import LAWS
+from ..core.registry import Algorithm, Contract, Setting, register
 from ._generator import argmax_count, pick_tie
 from ._laws import law_args
 from ._lazy import lazy_close, lazy_count, lazy_state, open_epoch_rewards

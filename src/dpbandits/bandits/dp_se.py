@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import math
 
-from ..audit_tables import threshold_candidates
-from ..jit import kernel
-from ..laws import LAWS
-from ..registry import Algorithm, Audit, Bound, Contract, OptionalProbability, Param, Setting, register
+from ..core.audit_tables import threshold_candidates
+from ..core.jit import kernel
+from ..core.laws import LAWS
+from ..core.registry import Algorithm, Audit, Bound, Contract, OptionalProbability, Param, Setting, register
 from ._elimination import eliminate, exploit, run_buffers
 from ._laws import law_args, reward_sum
 from ._params import resolve_beta
@@ -168,7 +168,7 @@ register(
             runs=1500,
             fast_runs=7500,
         ),
-        bound=Bound("Lemma 4.2 (w.p. 1 - beta)", "dpbandits.theory:dp_se_epochs"),
+        bound=Bound("Lemma 4.2 (w.p. 1 - beta)", "dpbandits.drawing.theory:dp_se_epochs"),
         run=run,
         params={
             "beta": BETA,

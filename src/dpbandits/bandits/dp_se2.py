@@ -25,12 +25,12 @@ from __future__ import annotations
 import math
 from functools import partial
 
-from ..audit_tables import DEFAULT_HORIZON, threshold_candidates
-from ..jit import kernel
-from ..laws import LAWS
-from ..mechanisms import laplace_scale
-from ..registry import ALGORITHMS, Algorithm, Audit, Contract, OptionalProbability, Param, Setting, register
-from ..stopping import svt_scales
+from ..core.audit_tables import DEFAULT_HORIZON, threshold_candidates
+from ..core.jit import kernel
+from ..core.laws import LAWS
+from ..core.registry import ALGORITHMS, Algorithm, Audit, Contract, OptionalProbability, Param, Setting, register
+from ..mechanisms.noise import laplace_scale
+from ..mechanisms.stopping import svt_scales
 from ._elimination import eliminate, exploit, run_buffers
 from ._laws import law_args, reward_sum
 from ._params import resolve_beta

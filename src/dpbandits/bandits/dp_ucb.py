@@ -44,10 +44,10 @@ import math
 
 import numpy as np
 
-from ..jit import helper, kernel
-from ..laws import LAWS
-from ..mechanisms import tree_levels
-from ..registry import Algorithm, Contract, OptionalProbability, Param, Setting, register
+from ..core.jit import helper, kernel
+from ..core.laws import LAWS
+from ..core.registry import Algorithm, Contract, OptionalProbability, Param, Setting, register
+from ..mechanisms.noise import tree_levels
 from ._argmax import first_max, fma, lead_chunk, padded_index
 from ._counters import tree_noise_step
 from ._draws import critical_chunks, fill_draws, fill_laplace, fill_sqrt_log

@@ -19,9 +19,9 @@ import math
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros
 
-from ..jit import helper, kernel
-from ..laws import LAWS
-from ..registry import Algorithm, Bound, Contract, Param, Setting, register
+from ..core.jit import helper, kernel
+from ..core.laws import LAWS
+from ..core.registry import Algorithm, Bound, Contract, Param, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import hybrid_noise_step
 from ._laws import BERNOULLI, stream_reward
@@ -150,7 +150,7 @@ register(
         label="DP-UCB-BOUND",
         private=True,
         reference="dpbandits.reference.tossou:DPUCBBound",
-        bound=Bound("Thm 3.2", "dpbandits.theory:dp_ucb_bound_thm32"),
+        bound=Bound("Thm 3.2", "dpbandits.drawing.theory:dp_ucb_bound_thm32"),
         run=run,
         replay=dp_ucb_bound_on_draws,
         contract=Contract(

@@ -20,9 +20,9 @@ import math
 
 import numpy as np
 
-from ..jit import kernel
-from ..laws import LAWS
-from ..registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
+from ..core.jit import kernel
+from ..core.laws import LAWS
+from ..core.registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
 from ._argmax import best_arm, padded_index, resolve_tie
 from ._laws import BERNOULLI, stream_reward
 from ._params import TIE_BREAK
@@ -156,7 +156,7 @@ register(
         private=True,
         reference="dpbandits.reference.tossou:DPUCBInt",
         audit=Audit(plan=audit_plan),
-        bound=Bound("Thm 3.5", "dpbandits.theory:dp_ucb_int_thm35"),
+        bound=Bound("Thm 3.5", "dpbandits.drawing.theory:dp_ucb_int_thm35"),
         run=run,
         replay=dp_ucb_int_on_draws,
         contract=Contract(

@@ -17,9 +17,9 @@ import math
 
 import numpy as np
 
-from ..jit import kernel
-from ..laws import LAWS
-from ..registry import Algorithm, Bound, Contract, Setting, register
+from ..core.jit import kernel
+from ..core.laws import LAWS
+from ..core.registry import Algorithm, Bound, Contract, Setting, register
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import hybrid_noise_step
 from ._draws import fill_sqrt_log, fill_uniforms
@@ -103,7 +103,7 @@ register(
         label="DP-UCB (hybrid)",
         private=True,
         reference="dpbandits.reference.tossou:DPUCBTossou",
-        bound=Bound("Thm 3.3", "dpbandits.theory:dp_ucb_tossou_thm33"),
+        bound=Bound("Thm 3.3", "dpbandits.drawing.theory:dp_ucb_tossou_thm33"),
         run=run,
         replay=dp_ucb_tossou_on_draws,
         contract=Contract(deterministic=Setting((1.0, 0.0, 0.0), 300, 2.0)),

@@ -19,9 +19,9 @@ import math
 
 import numpy as np
 
-from ..jit import kernel
-from ..laws import LAWS
-from ..registry import Algorithm, Audit, Contract, Param, Setting, register
+from ..core.jit import kernel
+from ..core.laws import LAWS
+from ..core.registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._gamma import beta
 from ._generator import argmax_count, pick_tie
 from ._laws import law_args

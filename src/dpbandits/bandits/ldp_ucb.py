@@ -19,9 +19,9 @@ import math
 
 import numpy as np
 
-from ..jit import helper, kernel
-from ..laws import LAWS
-from ..registry import Algorithm, Audit, Contract, Param, Setting, register
+from ..core.jit import helper, kernel
+from ..core.laws import LAWS
+from ..core.registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._argmax import count_max, first_max, padded_index, resolve_tie
 from ._draws import fill_draws, fill_laplace
 from ._laws import BERNOULLI, stream_reward

@@ -17,10 +17,10 @@ import math
 
 import numpy as np
 
-from ..jit import kernel
-from ..laws import LAWS
-from ..mechanisms import tree_bits
-from ..registry import Algorithm, Contract, Param, Setting, register
+from ..core.jit import kernel
+from ..core.laws import LAWS
+from ..core.registry import Algorithm, Contract, Param, Setting, register
+from ..mechanisms.noise import tree_bits
 from ._argmax import best_arm3, padded_index, resolve_tie
 from ._counters import tree_noise_step
 from ._laws import BERNOULLI, stream_reward

@@ -16,9 +16,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..jit import helper, kernel
-from ..laws import LAWS
-from ..registry import Algorithm, Bound, register
+from ..core.jit import helper, kernel
+from ..core.laws import LAWS
+from ..core.registry import Algorithm, Bound, register
 from ._argmax import count_max, first_max, fma, lead_chunk, padded_index, resolve_tie
 from ._draws import critical_chunks, fill_sqrt_log, fill_uniforms
 from ._laws import BERNOULLI, law_args, stream_reward
@@ -251,7 +251,7 @@ register(
         label="UCB",
         private=False,
         reference="dpbandits.reference.tossou:UCB",
-        bound=Bound("UCB1 bound (Auer et al. 2002)", "dpbandits.theory:ucb1"),
+        bound=Bound("UCB1 bound (Auer et al. 2002)", "dpbandits.drawing.theory:ucb1"),
         run=run,
         replay=replay,
         run_batch=run_batch,

@@ -3,7 +3,7 @@
 ``python -m dpbandits.bench`` times, for every regret algorithm and every K, the fast path
 (:func:`dpbandits.simulate`, best of ``--repeats`` after a warm-up call that compiles) and its
 ``dpbandits.reference`` twin (short horizon, same run) on Sajed's instance C2 with epsilon 0.5 and the
-library's default parameters, under each reward law of ``--laws`` (:mod:`dpbandits.laws`; the twin is timed
+library's default parameters, under each reward law of ``--laws`` (:mod:`dpbandits.core.laws`; the twin is timed
 under the default law only, where the ratio is stated). Collapsed kernels (``Algorithm.collapsed``) simulate
 many pulls per unit of work; their figure is ns per *simulated* pull. From the measured ns/pull and the
 configuration catalogue it estimates the cost of the whole pipeline; ``--measure-pipeline`` also runs and
@@ -20,10 +20,11 @@ import platform
 import sys
 from pathlib import Path
 
-from .. import plugins, registry
-from ..checkpoints import default_checkpoints
-from ..laws import LAWS
-from ..simulate import versions
+from .. import plugins
+from ..core import registry
+from ..core.checkpoints import default_checkpoints
+from ..core.laws import LAWS
+from ..core.simulate import versions
 from .cost import ROOT, catalogue_jobs, job_overhead, measure_pipeline, pipeline_estimate
 from .report import markdown
 from .timing import EPSILON, INSTANCE, SEED, bench, load, regret_algorithms
@@ -75,7 +76,7 @@ def main(argv=None, prog: str = "dpbandits bench") -> dict:
     """Run the benchmark, write the JSON report to ``--out``, print markdown; return the report.
 
     A bad ``--config`` or ``--algorithms`` raises ``ValueError`` naming it (``dpbandits bench``: exit 2)."""
-    from .. import configfile
+    from ..pipeline import configfile
 
     args = parse_args(argv, prog)
     try:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..catalogue.costs import pulls_per_run
-from ..catalogue.expand import expand
-from ..catalogue.jobs import plan_jobs
-from ..instances import means_for
-from ..laws import DEFAULT
+from ..core.instances import means_for
+from ..core.laws import DEFAULT
+from ..pipeline.catalogue.costs import pulls_per_run
+from ..pipeline.catalogue.expand import expand
+from ..pipeline.catalogue.jobs import plan_jobs
 
 ROOT = Path(__file__).resolve().parents[3]  # repository root (Snakefile, config/)
 
@@ -53,7 +53,7 @@ def catalogue_jobs(config: dict) -> list[dict]:
 
 
 def job_overhead(spec: dict, repeats: int = 3) -> float:
-    """Seconds of one tiny simulation job run as the pipeline runs it (``python -m dpbandits.pipeline``).
+    """Seconds of one tiny simulation job run as the pipeline runs it (``python -m dpbandits.pipeline.entry``).
 
     The job is ``spec`` cut to horizon 1000 and one run: process start, imports, loading the compiled
     kernels from numba's cache, simulating and writing the chunk. Best of ``repeats``.
@@ -64,7 +64,7 @@ def job_overhead(spec: dict, repeats: int = 3) -> float:
         cmd = [
             sys.executable,
             "-m",
-            "dpbandits.pipeline",
+            "dpbandits.pipeline.entry",
             "--specs",
             json.dumps([tiny]),
             "--start",

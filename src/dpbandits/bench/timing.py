@@ -13,10 +13,11 @@ import tracemalloc
 
 import numpy as np
 
-from .. import reference, registry
-from ..instances import sajed_instance
-from ..laws import DEFAULT
-from ..simulate import simulate
+from .. import reference
+from ..core import registry
+from ..core.instances import sajed_instance
+from ..core.laws import DEFAULT
+from ..core.simulate import simulate
 
 EPSILON = 0.5
 INSTANCE = "C2"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import registry
+from ..core import registry
 from ._core import CHECK, FAILS, HOLDS, Claim, halfwidth
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..report import scale_note
+from ..drawing.notebook import scale_note
 from ._core import EMPIRICAL, FAILS, HOLDS, INCONCLUSIVE, Claim
 from .bound_check import theory
 
@@ -123,7 +123,7 @@ SYMBOL = {HOLDS: "holds", FAILS: "**fails**", INCONCLUSIVE: "?"}
 
 def markdown(df: pd.DataFrame, made_with: str = "", scale: dict | None = None) -> str:
     """``results/claims.md``: default verdicts with robustness, each paper's verdicts per reading, diagnostic;
-    ``made_with`` (e.g. :func:`dpbandits.provenance.made_with`) is stated under the title, and a run scaled down
+    ``made_with`` (e.g. :func:`dpbandits.core.provenance.made_with`) is stated under the title, and a run scaled down
     by the config's ``scale`` caps opens with a warning."""
     default = df[df["reading"] == DEFAULT]
     counts = default["verdict"].value_counts().to_dict()

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..bandits.dp_se import epoch_schedule
-from ..instances import means_for
+from ..core.instances import means_for
 from ._core import (
     FAILS,
     HOLDS,

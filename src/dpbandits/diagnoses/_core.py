@@ -150,7 +150,7 @@ class Context:
 
     def sims(self, figure: str) -> dict[str, dict]:
         """{cid: {epsilon: SimulationResult}} of a figure's regret configurations (all runs)."""
-        from ..io import load_groups
+        from ..pipeline.io import load_groups
 
         return {cid: load_groups(paths, cid) for cid, paths in self.sims_files[figure].items()}
 

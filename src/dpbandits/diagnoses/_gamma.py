@@ -101,7 +101,7 @@ def gamma_dose(ctx: Context, figures, claims, name: str, quotes=(QUOTE_SECTION5,
     if len(pts):
         import matplotlib.pyplot as plt
 
-        from .. import style
+        from ..drawing import style
 
         f, ax = plt.subplots(figsize=(5, 3.2))
         for i, (reading, g) in enumerate(pts.groupby("reading")):

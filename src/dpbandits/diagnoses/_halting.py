@@ -18,8 +18,8 @@ import pandas as pd
 
 from ..bandits.dp_se2 import VARIANTS, dp_se2_kernel, noise_scales
 from ..claims._core import mean_se
-from ..instances import means_for
-from ..seeding import config_key, run_generator
+from ..core.instances import means_for
+from ..core.seeding import config_key, run_generator
 from ._core import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, Context, Finding
 from ._sajed import Z, elimination_steps
 from ._thesis import fit_line
@@ -82,7 +82,7 @@ def _draw_dose(ctx: Context, timer, d: pd.DataFrame, name: str) -> str:
     """Elimination time over M at C = 16 (K = 5), one line per ε, with slopes 1 and 2 for reference."""
     import matplotlib.pyplot as plt
 
-    from .. import style
+    from ..drawing import style
 
     f, ax = plt.subplots(figsize=(5, 3.2))
     for i, eps in enumerate(d["epsilon"]):

@@ -110,7 +110,7 @@ def early_verdict(tab: pd.DataFrame) -> tuple[bool, dict]:
 
 
 def _ratio_paths(ax, curves: pd.DataFrame, tab: pd.DataFrame) -> None:
-    from .. import style
+    from ..drawing import style
 
     sets = settings(curves)
     for i, row in enumerate(tab[tab["fails"]].itertuples()):

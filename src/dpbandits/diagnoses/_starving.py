@@ -17,9 +17,9 @@ import zlib
 import numpy as np
 import pandas as pd
 
-from .. import registry
 from ..claims._core import halfwidth
-from ..instances import NAMED, means_for
+from ..core import registry
+from ..core.instances import NAMED, means_for
 
 STARVING_SHARE = 0.5  # a run starves its best arm below this share of the horizon's pulls
 NO_NOISE = 1e-6  # noise factor of the non-private ablation (a tiny noise keeps ties at probability zero)

@@ -60,7 +60,7 @@ def _starving_figure(ctx: Context, abl: pd.DataFrame) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .. import style
+    from ..drawing import style
 
     colour = style.identity(INT).colour
     mfig, (left, right) = plt.subplots(1, 2, figsize=(style.TWO_COLUMN, 2.6))

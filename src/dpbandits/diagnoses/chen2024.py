@@ -59,7 +59,7 @@ def _draw_schedules(ctx: Context, df: pd.DataFrame) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..style import PALETTE, identity
+    from ..drawing.style import PALETTE, identity
 
     fig, ax = plt.subplots(figsize=(5.6, 3.2))
     for i, (variant, m) in enumerate(SCHEDULES.items()):
@@ -259,7 +259,7 @@ def _draw_dose(ctx: Context, df: pd.DataFrame, gap: float) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..style import PALETTE
+    from ..drawing.style import PALETTE
 
     fig, ax = plt.subplots(figsize=(5.6, 3.2))
     for i, (_, p) in enumerate(df.groupby("panel")):

@@ -13,10 +13,10 @@ import math
 
 import numpy as np
 
-from .. import registry
 from ..claims._core import at, ratio, text_variants
-from ..instances import means_for
-from ..klucb import klucb_upper
+from ..core import registry
+from ..core.instances import means_for
+from ..mechanisms.klucb import klucb_upper
 from ..reference._policy import argmax_ties
 from ._core import PUBLISHED, RECONSTRUCTION, Context, Diagnosis, Finding, Quote
 
@@ -149,7 +149,7 @@ def _draw(ctx: Context, rows: list[dict]) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..style import PALETTE
+    from ..drawing.style import PALETTE
 
     fig, ax = plt.subplots(figsize=(6.4, 3.2))
     x = np.arange(len(rows))

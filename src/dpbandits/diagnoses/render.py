@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import registry
 from ..claims import ledger
-from ..provenance import made_with
-from ..report import VERDICT_COLOURS, scale_note
+from ..core import registry
+from ..core.provenance import made_with
+from ..drawing.notebook import VERDICT_COLOURS, scale_note
 from ._core import CONCLUSIONS, Diagnosis, Finding
 
 CONCLUSION_COLOURS = {"published": "#f6d5cc", "text open": "#fbeec2", "reconstruction suspect": "#dde6f5"}
@@ -114,7 +114,7 @@ def _finding_html(d: Diagnosis, f: Finding, figure_dir: Path) -> str:
 def axes_table(settings: dict) -> pd.DataFrame:
     """The reading axes of the paper's algorithms and instances: the value used (an instance's: its default), and
     every plausible reading with its reason."""
-    from ..readings import instance_axes
+    from ..pipeline.readings import instance_axes
 
     def row(owner, key, used, spec):
         readings = "; ".join(f"{v}: {why}" for v, why in spec.readings.items())

@@ -2,7 +2,7 @@
 
 Each policy follows its paper's pseudocode literally: ``select(t)`` returns the arm pulled at step
 t (1-based), then the runner draws the reward (Bernoulli, or the law ``rewards``) and calls ``update(arm, reward)``. An
-algorithm names its twin in ``Algorithm.reference`` (:mod:`dpbandits.registry`).
+algorithm names its twin in ``Algorithm.reference`` (:mod:`dpbandits.core.registry`).
 ``simulate`` has the same signature and seeding as :func:`dpbandits.simulate`, plus ``noise_factor``, which
 multiplies the twin's noise scales (a halved scale: a 2 epsilon-DP twin, the contract's power control).
 """
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..laws import DEFAULT
-from ..mechanisms import ScaledNoise
-from ..seeding import run_generator
-from ..simulate import SimulationResult, law_meta, prepare, versions
-from ..validation import check_real
+from ..core.laws import DEFAULT
+from ..core.seeding import run_generator
+from ..core.simulate import SimulationResult, law_meta, prepare, versions
+from ..core.validation import check_real
+from ..mechanisms.noise import ScaledNoise
 from ._policy import argmax_ties
 from ._rewards import REWARDS
 
@@ -38,7 +38,8 @@ def simulate(
     """Reference twin of :func:`dpbandits.simulate` (same arguments, same result type).
 
     ``noise_factor`` (> 0) multiplies the scale of every noise draw of the twin (the Generator methods named
-    by ``Algorithm.audit.noise``, through :class:`dpbandits.mechanisms.ScaledNoise`); rewards are drawn unscaled, by
+    by ``Algorithm.audit.noise``, through
+    :class:`dpbandits.mechanisms.noise.ScaledNoise`); rewards are drawn unscaled, by
     the function of law ``rewards`` in :mod:`._rewards`.
     """
     noise_factor = check_real("noise_factor", noise_factor)

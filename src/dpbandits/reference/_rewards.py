@@ -1,4 +1,4 @@
-"""The twins' reward draws, one function per law of :mod:`dpbandits.laws`, from the run's Generator.
+"""The twins' reward draws, one function per law of :mod:`dpbandits.core.laws`, from the run's Generator.
 
 Written apart from the fast kernels' draws (:mod:`dpbandits.bandits._laws`), straight from each law's
 definition; a mean of 0 or 1 is a point mass.
@@ -6,7 +6,7 @@ definition; a mean of 0 or 1 is a point mass.
 
 from __future__ import annotations
 
-from ..laws import BETA_CONCENTRATION
+from ..core.laws import BETA_CONCENTRATION
 
 
 def bernoulli(rng, m: float) -> float:

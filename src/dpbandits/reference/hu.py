@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ..klucb import klucb_upper
+from ..mechanisms.klucb import klucb_upper
 from ._policy import argmax_ties
 
 

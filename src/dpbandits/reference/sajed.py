@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ..mechanisms import BinaryTreeCounter, tree_levels
+from ..mechanisms.noise import BinaryTreeCounter, tree_levels
 from ._policy import argmax_ties
 
 

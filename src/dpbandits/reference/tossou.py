@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..mechanisms import BinaryTreeCounter, HybridCounter, tree_bits
+from ..mechanisms.noise import BinaryTreeCounter, HybridCounter, tree_bits
 from ._policy import argmax_ties
 
 
