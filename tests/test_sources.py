@@ -170,7 +170,7 @@ def test_editing_any_module_reruns_exactly_the_jobs_that_run_it(tmp_path):
         rules = {rule for rule, _ in plans[module]}
         assert sims == _users(module) & used, module
         assert any(r.startswith("figures_") for r in rules) == bool(sims or module in figure_code), module
-        if module in notebook_code:  # a notebook's code cells import it (e.g. report.py)
+        if module in notebook_code:  # a notebook's code cells import it (e.g. drawing/notebook.py)
             assert "notebook" in rules, module
     for module in (
         "core/instances.py",

@@ -114,7 +114,7 @@ README_HEAD = {
         "draws, counters' noise, argmax with ties, the Tossou-family step pieces, shared parameters. Every\n"
         "algorithm has a plain per-step twin in `dpbandits.reference`, and the tests prove the two sample the\n"
         "same distribution.\n\n"
-        "To add one, follow the README's \"Adding an algorithm to the package\".\n"
+        'To add one, follow the README\'s "Adding an algorithm to the package".\n'
     ),
     "bai": (
         "# `dpbandits.bai`: the best-arm identification algorithms (Chen et al. 2024)\n\n"
