@@ -15,7 +15,7 @@ import pytest
 import dpbandits
 from dpbandits import cli
 from dpbandits.audit import cli as audit_cli
-from dpbandits.pipeline import configfile
+from dpbandits.pipeline import gendocs
 from dpbandits.pipeline.io import load_npz
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -222,12 +222,20 @@ def test_config_validate_names_the_bad_key(tmp_path, capsys):
 
 def test_config_check_fails_on_a_stale_readme(tmp_path, monkeypatch):
     readme = tmp_path / "README.md"
-    readme.write_text(configfile.README.read_text())
-    monkeypatch.setattr(configfile, "README", readme)
+    readme.write_text(gendocs.README.read_text())
+    monkeypatch.setattr(gendocs, "README", readme)
+    for folder in gendocs.README_HEAD:  # the algorithm folders' READMEs, copied
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "README.md").write_text((gendocs.PACKAGE / folder / "README.md").read_text())
+    monkeypatch.setattr(gendocs, "PACKAGE", tmp_path)
     assert cli.main(["config", "--check"]) == 0
     readme.write_text(readme.read_text().replace("| `seed` |", "| `sed` |"))
     assert cli.main(["config", "--check"]) == 1
     assert cli.main(["config"]) == 0 and cli.main(["config", "--check"]) == 0  # regenerated
+    listed = tmp_path / "bandits" / "README.md"  # an algorithm missing from its folder's list
+    listed.write_text("".join(line for line in listed.read_text().splitlines(True) if "`dp_se.py`" not in line))
+    assert cli.main(["config", "--check"]) == 1
+    assert cli.main(["config"]) == 0 and "`dp_se.py`" in listed.read_text()
 
 
 def _audit_table(real="consistent", control="violation"):
@@ -283,4 +291,4 @@ def test_no_pipeline_rule_depends_on_the_simulate_command():
     for module in (*commands, "dpbandits.pipeline.entry_bai"):
         reached = sources.closure(module)
         assert not any(path.endswith("cli/simulate.py") for path in reached), module
-    assert any(path.endswith("dpbandits/cli.py") for path in sources.closure("dpbandits.audit.__main__"))
+    assert any(path.endswith("dpbandits/cli/__init__.py") for path in sources.closure("dpbandits.audit.__main__"))

@@ -828,7 +828,8 @@ def mutate(config: dict, path: tuple, action: str, value) -> tuple[dict, str]:
 
 def names_the_key(message: str, path: tuple, culprit: str) -> bool:
     """The error's key (its text before ': ') is the mutated key, an ancestor of it or one of its
-    descendants, or the message names the culprit key as a word (a list index does not count). A key inside
+    descendants, or the message names the culprit key as a word (a list index does not count; for a list entry,
+    the message may name the list instead). A key inside
     a compact ``panels: {axis: [v0, v1, ...]}`` figure is compared with the panel it becomes, ``panels[i]``,
     and a key of a paper's ``defaults`` with the same key in any of its figures (config/README.md)."""
     key = message.split(": ", 1)[0]
@@ -847,6 +848,8 @@ def names_the_key(message: str, path: tuple, culprit: str) -> bool:
     if len(path) > 3 and path[2] == "defaults" and tokens[:3] == [*dotted[:2], "figures"]:
         return dotted[3] in tokens  # a paper's defaults fill each of its figures: any of them may be named
     related = tokens == dotted[: len(tokens)] or dotted == tokens[: len(dotted)]
+    if isinstance(path[-1], int) and ".".join(dotted[:-1]) in message:
+        return True  # an entry of a list that other keys name (a frontier's instances): the error names the list
     return related or (not culprit.isdigit() and word_at(message, culprit) is not None)
 
 

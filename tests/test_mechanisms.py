@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from dpbandits.mechanisms.noise import noise as M
+from dpbandits.mechanisms import noise as M
 
 
 def test_laplace_scale_and_errors():

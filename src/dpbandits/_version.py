@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import tomllib
 from importlib import metadata
 from pathlib import Path
@@ -10,10 +9,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]  # the source tree, when the package is used from a checkout
 
 
-@functools.cache
 def version() -> str:
-    """The installed distribution's version (read once per process); from a source tree that is not installed
-    (``PYTHONPATH=src``), the version in its ``pyproject.toml``; else ``0+unknown``."""
+    """The installed distribution's version; from a source tree that is not installed (``PYTHONPATH=src``),
+    the version in its ``pyproject.toml``; else ``0+unknown``."""
     try:
         return metadata.version("dpbandits")
     except metadata.PackageNotFoundError:

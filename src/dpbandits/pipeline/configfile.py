@@ -192,7 +192,8 @@ def frontier(paper: str, spec: dict, figures: dict) -> dict[str, dict]:
         for j, name in enumerate(chosen):
             if name not in names:
                 raise ConfigError(
-                    f"{keypath(key, 'rewards', law, j)}: {name!r} is not one of the frontier's instances {names}"
+                    f"{keypath(key, 'rewards', law, j)}: {name!r} is not one of the frontier's instances "
+                    f"({keypath(key, 'instances')}: {names})"
                 )
     out = {}
     for i, instance in enumerate(spec["instances"]):

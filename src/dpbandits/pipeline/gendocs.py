@@ -151,4 +151,4 @@ def write(schema: dict, check: bool = False) -> list[str]:
     if not check:
         for path in stale:
             path.write_text(docs[path])
-    return [str(path.relative_to(ROOT)) for path in stale] if check else []
+    return [str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path) for path in stale] if check else []

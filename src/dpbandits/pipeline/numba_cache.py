@@ -35,7 +35,8 @@ from . import sources
 
 KEEP = 8  # key folders always kept, most recently used first
 KEEP_DAYS = 7  # older unused key folders beyond KEEP are removed
-_USES_NUMBA = re.compile(r"^\s*((from|import) numba\b|from (\.+|dpbandits\.)jit import)", re.M)  # or its presets
+# a module compiles if it imports numba or the presets of dpbandits.core.jit (relatively or not)
+_USES_NUMBA = re.compile(r"^\s*((from|import) numba\b|from (\.+|dpbandits\.)([\w.]*\.)?jit import)", re.M)
 
 
 def compiled_sources() -> list[str]:
