@@ -3,7 +3,7 @@
 ``config/README.md`` keeps its prose; the part between :data:`BEGIN` and :data:`END` is made from the schema's
 descriptions and defaults and the registry's algorithm parameters. ``src/dpbandits/bandits/README.md`` and
 ``bai/README.md`` list the algorithms beside their files. ``dpbandits config`` rewrites them all, ``--check``
-fails if one is stale (``tests/test_config_compact.py`` and ``tests/test_packaging.py`` run it).
+fails if one is stale (``tests/test_cli.py`` runs it on the committed files).
 """
 
 from __future__ import annotations
@@ -132,23 +132,24 @@ def algorithms_readme(folder: str) -> str:
     """
     from .. import ALGORITHMS  # the package: its import registers every algorithm
 
-    rows = [
-        f"| `{name}` | {alg.label} | [`{alg.module.rsplit('.', 1)[1]}.py`]({alg.module.rsplit('.', 1)[1]}.py) | "
-        f"{'yes' if alg.private else 'no'} | {(alg.doc or '').strip().splitlines()[0] if alg.doc else ''} |"
-        for name, alg in ALGORITHMS.items()
-        if alg.module.startswith(f"dpbandits.{folder}.")
-    ]
+    rows = []
+    for name, alg in ALGORITHMS.items():
+        if alg.module.startswith(f"dpbandits.{folder}."):
+            file = alg.module.rsplit(".", 1)[1] + ".py"
+            what = alg.doc.strip().splitlines()[0] if alg.doc and alg.doc.strip() else ""
+            rows.append(f"| `{name}` | {alg.label} | [`{file}`]({file}) | {'yes' if alg.private else 'no'} | {what} |")
     table = ["| name | label | file | private | what it is |", "|---|---|---|---|---|", *rows]
     note = "\n_Generated from the registry by `dpbandits config`; a test checks it is current._\n"
     return README_HEAD[folder] + "\n" + "\n".join(table) + "\n" + note
 
 
 def write(schema: dict, check: bool = False) -> list[str]:
-    """Regenerate every generated doc (``check``: write nothing); the repository paths that were stale."""
+    """Regenerate every generated doc that is stale (``check``: write nothing); return the stale ones' paths
+    (relative to the repository where they lie in it)."""
     docs = {README: readme(README.read_text(), schema)}
     docs.update({PACKAGE / folder / "README.md": algorithms_readme(folder) for folder in README_HEAD})
     stale = [path for path, text in docs.items() if not path.exists() or path.read_text() != text]
     if not check:
         for path in stale:
             path.write_text(docs[path])
-    return [str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path) for path in stale] if check else []
+    return [str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path) for path in stale]
