@@ -305,7 +305,7 @@ def compiled(scratch: Path) -> tuple[str, set[str]]:
     """(key, files) of the copy's ``dpbandits.pipeline.numba_cache``: the name of the folder its kernels compile into,
     and the package files (relative to the package) compiled code can reach."""
     code = (
-        "import json, os; from dpbandits import numba_cache as c, sources as s; print(json.dumps([c.key(), "
+        "import json, os; from dpbandits.pipeline import numba_cache as c, sources as s; print(json.dumps([c.key(), "
         "[os.path.relpath(f, s.PACKAGE) for f in c.compiled_sources()]]))"
     )
     out = subprocess.run(

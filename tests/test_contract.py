@@ -429,3 +429,15 @@ def test_noise_mutant_sites_exist():
     from noise_mutants import MUTANTS, PKG
 
     assert all((Path(__file__).parents[1] / PKG / file).is_file() for _, file, *_ in MUTANTS)
+
+
+def test_noise_mutant_harness_reads_the_compiled_key(tmp_path):
+    # the harness asks a fresh interpreter for the numba cache key and the files compiled code reaches, so a
+    # mutant of a compiled file cannot run stale kernels; that snippet must import the package as it is laid out now
+    from noise_mutants import MUTANTS, compiled
+
+    (tmp_path / "src").symlink_to(Path(__file__).parents[1] / "src")  # the harness's copy, without copying
+    key, files = compiled(tmp_path)
+    assert key and files
+    assert all((Path(sources.PACKAGE) / f).is_file() for f in files)
+    assert {file for _, file, *_ in MUTANTS} & files, "no mutated file is among those compiled code reaches"
