@@ -426,9 +426,14 @@ def test_private_algorithm_has_a_noise_mutant(name):
 
 
 def test_noise_mutant_sites_exist():
+    # each mutant's original text occurs exactly once in its file (the harness stops on one that does not, so a
+    # kernel's rewrite that moves a noise site must move its mutant too)
     from noise_mutants import MUTANTS, PKG
 
-    assert all((Path(__file__).parents[1] / PKG / file).is_file() for _, file, *_ in MUTANTS)
+    package = Path(__file__).parents[1] / PKG
+    for site, file, old, *_ in MUTANTS:
+        assert (package / file).is_file(), f"{site}: no file {file}"
+        assert (package / file).read_text().count(old) == 1, f"{site}: {old!r} does not occur once in {file}"
 
 
 def test_noise_mutant_harness_reads_the_compiled_key(tmp_path):
