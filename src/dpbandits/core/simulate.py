@@ -68,6 +68,25 @@ def law_meta(rewards: str) -> dict:
     return {"rewards": rewards, **({"beta_concentration": BETA_CONCENTRATION} if rewards == "beta" else {})}
 
 
+def run_meta(alg, means, horizon, epsilon, resolved, rewards, seed, key, run_ids, engine, **extra) -> dict:
+    """A regret result's meta: its configuration (``means`` float64[K], ``run_ids`` int64[R]), reward law, seed and
+    configuration key, the ``engine`` that ran it ("fast" or "reference") and ``extra`` entries, then the versions."""
+    return {
+        "algorithm": alg.name,
+        "means": means.tolist(),
+        "horizon": horizon,
+        "epsilon": epsilon,
+        "params": resolved,
+        **law_meta(rewards),
+        "seed": seed,
+        "config_key": key,
+        "run_ids": run_ids.tolist(),
+        "engine": engine,
+        **extra,
+        "versions": versions(),
+    }
+
+
 def announce_cost(alg, pulls: int, rewards: str = DEFAULT) -> float:
     """Estimated core-seconds of ``pulls`` pulls of ``alg`` under law ``rewards`` (its ``cost_ns`` hint, measured
     by the bench; :func:`dpbandits.core.laws.cost_ns`); logged as a warning when above ``COST_WARNING_S``, so a horizon
@@ -140,17 +159,5 @@ def simulate(algorithm, means, horizon, epsilon, runs, seed, checkpoints=None, f
     else:
         for j, rng in enumerate(rngs):
             regret[j], pulls[j], reward_sum[j] = alg.run(means, horizon, epsilon, ckpts, rng, resolved, **law)
-    meta = {
-        "algorithm": alg.name,
-        "means": means.tolist(),
-        "horizon": horizon,
-        "epsilon": epsilon,
-        "params": resolved,
-        **law_meta(rewards),
-        "seed": seed,
-        "config_key": key,
-        "run_ids": run_ids.tolist(),
-        "engine": "fast",
-        "versions": versions(),
-    }
+    meta = run_meta(alg, means, horizon, epsilon, resolved, rewards, seed, key, run_ids, "fast")
     return SimulationResult(ckpts, regret, pulls, reward_sum, meta)

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.laws import DEFAULT
 from ..core.seeding import run_generator
-from ..core.simulate import SimulationResult, law_meta, prepare, versions
+from ..core.simulate import SimulationResult, prepare, run_meta
 from ..core.validation import check_real
 from ..mechanisms.noise import ScaledNoise
 from ._policy import argmax_ties
@@ -72,18 +72,7 @@ def simulate(
             while c < ckpts.size and ckpts[c] == t:
                 regret[j, c] = cum
                 c += 1
-    meta = {
-        "algorithm": alg.name,
-        "means": means.tolist(),
-        "horizon": horizon,
-        "epsilon": epsilon,
-        "params": resolved,
-        **law_meta(rewards),
-        "seed": seed,
-        "config_key": key,
-        "run_ids": run_ids.tolist(),
-        "engine": "reference",
-        "noise_factor": noise_factor,
-        "versions": versions(),
-    }
+    meta = run_meta(
+        alg, means, horizon, epsilon, resolved, rewards, seed, key, run_ids, "reference", noise_factor=noise_factor
+    )
     return SimulationResult(ckpts, regret, pulls, reward_sum, meta)
