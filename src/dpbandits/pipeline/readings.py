@@ -71,26 +71,27 @@ def instance_axes() -> dict[str, dict]:
     return INSTANCE_AXES
 
 
+def _figure_scopes(pspec: dict):
+    """Each figure spec of a paper's config (diagnostics aside), then each of its panels' specs."""
+    for fname, fspec in pspec["figures"].items():
+        if not is_diagnostic(fname):
+            yield from [fspec, *fspec.get("panels", [])]
+
+
 def _paper_algorithms(pspec: dict) -> set[str]:
     names = set()
-    for fname, fspec in pspec["figures"].items():
-        if is_diagnostic(fname):
-            continue
-        for scope in [fspec, *fspec.get("panels", [])]:
-            for entry in scope.get("curves", []) or []:
-                names.add(entry if isinstance(entry, str) else entry.get("algorithm"))
+    for scope in _figure_scopes(pspec):
+        for entry in scope.get("curves", []) or []:
+            names.add(entry if isinstance(entry, str) else entry.get("algorithm"))
     return names
 
 
 def _paper_instances(pspec: dict) -> set[str]:
     names = set()
-    for fname, fspec in pspec["figures"].items():
-        if is_diagnostic(fname):
-            continue
-        for scope in [fspec, *fspec.get("panels", [])]:
-            inst = scope.get("instance")
-            if isinstance(inst, dict) and "name" in inst:
-                names.add(inst["name"])
+    for scope in _figure_scopes(pspec):
+        inst = scope.get("instance")
+        if isinstance(inst, dict) and "name" in inst:
+            names.add(inst["name"])
     return names
 
 
