@@ -56,6 +56,7 @@ def tables(schema: dict) -> str:
     """The markdown key tables of config/README.md: top-level keys, paper keys, figure keys, panel keys
     and the algorithms' parameters."""
     from ..core import registry
+    from .support import support
 
     head = "| key | meaning | default |\n|---|---|---|"
     top = {k: v for k, v in schema["properties"].items() if k != "papers"}
@@ -83,7 +84,8 @@ def tables(schema: dict) -> str:
         f"`panels` as a mapping: {_cell(defs['panels_by']['description'])}",
         "",
         "Parameters of the algorithms (`algorithms.<name>.<param>` overrides the default; a reading axis "
-        "lists its readings, the default first; `docs/reconstructions.md` explains each):",
+        "lists its readings, the default first, each with its support in the papers' text: stated, implied, "
+        "consistent or contradicted; `docs/reconstructions.md` explains each):",
         "",
         "| algorithm | parameter | default | values | meaning |",
         "|---|---|---|---|---|",
@@ -91,8 +93,10 @@ def tables(schema: dict) -> str:
     builtin = [(n, a) for n, a in registry.ALGORITHMS.items() if a.module.startswith("dpbandits.")]
     for name, alg in sorted(builtin):
         for pname, p in alg.params.items():
-            values = list(p.readings) if p.readings else list(p.choices) if p.choices else ""
-            values = ", ".join(f"`{v}`" for v in values) if values else ""
+            if p.readings:
+                values = ", ".join(f"`{v}` ({support(pname, v).level})" for v in p.readings)
+            else:
+                values = ", ".join(f"`{v}`" for v in p.choices or ())
             lines.append(f"| `{name}` | `{pname}` | `{p.default}` | {values} | {_cell(p.doc)} |")
     return "\n".join(lines) + "\n"
 

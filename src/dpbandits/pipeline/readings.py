@@ -6,7 +6,7 @@ A *reading axis* is a parameter the papers' text does not fix (``Param.readings`
 value for every algorithm or instance of a paper that has it. The pipeline expands each reading into
 figures whose simulation configurations are content-hashed like the default ones, so a curve that the
 reading does not change is the default configuration and is not simulated again. The claims ledger
-evaluates every claim under every reading of its paper (:func:`dpbandits.claims.ledger.write_ledger`).
+evaluates every claim under every reading of its paper (:func:`dpbandits.claims.page.write_ledger`).
 
 Everything here is pure Python (no Snakemake), like :mod:`dpbandits.pipeline.catalogue`.
 """
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from ..core import registry
 from .catalogue.expand import expand
 from .catalogue.model import ConfigError, is_diagnostic, keypath
+from .support import support
 
 DEFAULT = "default"
 
@@ -45,6 +46,51 @@ class Reading:
         """{param: value} this reading sets for ``algorithm`` (its axes among ``params``)."""
         alg = registry.ALGORITHMS[algorithm]
         return {k: v for k, v in self.params.items() if k in alg.params and alg.params[k].is_axis}
+
+
+def _set_axes(reading: Reading) -> dict:
+    """{axis label: (the axis's default, the value the reading sets)}."""
+    params, instances, out = registry.reading_axes(), instance_axes(), {}
+    for name, value in reading.params.items():
+        if name not in params:
+            raise ValueError(f"reading {reading.name!r}: parameter {name!r} is not a reading axis")
+        out[name] = (next(iter(params[name].values())).default, value)
+    for inst, keys in reading.instance.items():
+        for key, value in keys.items():
+            if key not in instances.get(inst, {}):
+                raise ValueError(f"reading {reading.name!r}: instance key {inst}.{key} is not a reading axis")
+            out[f"{inst}.{key}"] = (instances[inst][key].default, value)
+    return out
+
+
+def value_support(reading: Reading, paper: str | None = None) -> dict:
+    """{axis label: :class:`~dpbandits.pipeline.support.Support`} of the values ``reading`` sets, in ``paper``'s
+    text (labels as in :func:`paper_axes`); ``ValueError`` naming a parameter or instance key that is not an axis."""
+    return {label: support(label, value, paper) for label, (_, value) in _set_axes(reading).items()}
+
+
+def relative_support(reading: Reading, paper: str | None = None) -> int:
+    """Sum over the axes ``reading`` sets of (rank of its value's support - rank of the axis default's) in
+    ``paper``'s text: > 0 when the text supports the reading better than the defaults it replaces (ranks:
+    ``SUPPORT_LEVELS`` order)."""
+    return sum(
+        support(label, value, paper).rank - support(label, default, paper).rank
+        for label, (default, value) in _set_axes(reading).items()
+    )
+
+
+def support_text(reading: Reading, paper: str | None = None) -> str:
+    """One line per reading, e.g. ``"gamma_log=2: contradicted (default e: stated)"``; axes joined by "; "."""
+    return "; ".join(
+        f"{label}={_text(value)}: {support(label, value, paper).level} "
+        f"(default {_text(default)}: {support(label, default, paper).level})"
+        for label, (default, value) in _set_axes(reading).items()
+    )
+
+
+def support_level(reading: Reading, paper: str | None = None) -> str:
+    """The weakest support among the values ``reading`` sets in ``paper``'s text (its level as a whole)."""
+    return min(value_support(reading, paper).values(), key=lambda s: s.rank).level
 
 
 @dataclass(frozen=True)
@@ -215,6 +261,14 @@ def manifest(reading: Reading, figures: dict, sims: dict) -> dict:
         "instance": reading.instance,
         "papers": list(reading.papers),
         "runs": runs,
+        "support": {
+            paper: {
+                "level": support_level(reading, paper),
+                "relative": relative_support(reading, paper),
+                "text": support_text(reading, paper),
+            }
+            for paper in reading.papers
+        },
     }
 
 
