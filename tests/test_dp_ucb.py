@@ -34,6 +34,7 @@ from dpbandits.bandits.ucb import ucb_on_draws
 from dpbandits.core.instances import sajed_instance
 from dpbandits.core.seeding import run_generator
 from dpbandits.mechanisms.noise import BinaryTreeCounter, tree_levels, tree_noise_insert
+from dpbandits.reference.sajed import DPUCB
 
 T_PAPER = 5 * 10**7
 
@@ -68,6 +69,35 @@ def test_gamma_spec_table(k, ln_value, log2_value):
     )
     # the literal "/2" of the thesis' Algorithm 6, line 3 (the gamma_denominator reading)
     assert gamma_bonus(k, T_PAPER, 0.1, 1 / T_PAPER, "e", "2") == pytest.approx(ln_value / 2, abs=0.03)
+
+
+@pytest.mark.parametrize(
+    "horizon, levels, gamma_levels", [(1000, 11, 3632.28), (1024, 11, 3638.02), (1025, 12, 4354.89)]
+)
+def test_gamma_levels_and_log2_throughout_by_hand(horizon, levels, gamma_levels):
+    # K = 3, eps = 0.5, beta = 0.01. "levels": every log T of Gamma is the tree's L = ceil(log2 T) + 1 (11 for
+    # T = 1000 and 1024, 12 for 1025), the outer log natural; "2all": every log in base 2, the inner one too
+    k, eps, beta = 3, 0.5, 0.01
+    twin = {
+        v: DPUCB(k, horizon, eps, None, {"beta": beta, "gamma_log": v, "gamma_denominator": "eps"})
+        for v in ("levels", "2all")
+    }
+    by_hand = levels**2 * math.log(k * horizon * levels / beta) / eps
+    assert by_hand == pytest.approx(gamma_levels, abs=0.01)
+    for got in (gamma_bonus(k, horizon, eps, beta, "levels"), twin["levels"].gamma):
+        assert got == pytest.approx(by_hand, rel=1e-14)
+    log2_t = math.log(horizon) / math.log(2)
+    by_hand = log2_t**2 * (math.log(k * horizon * log2_t / beta) / math.log(2)) / eps
+    for got in (gamma_bonus(k, horizon, eps, beta, "2all"), twin["2all"].gamma):
+        assert got == pytest.approx(by_hand, rel=1e-13)
+    assert gamma_bonus(k, horizon, 0.1, beta, "2all", "2") == pytest.approx(by_hand * eps / 2, rel=1e-13)
+    # at the papers' T = 5e7 (K = 5, beta = 1/T): L = 27 and log2 T = 25.575
+    ln_t = math.log(T_PAPER)
+    default = ln_t**2 * math.log(5 * T_PAPER**2 * ln_t)
+    assert gamma_bonus(5, T_PAPER, 1.0, 1 / T_PAPER, "levels") / default == pytest.approx(
+        27**2 * math.log(5 * T_PAPER**2 * 27) / default, rel=1e-13
+    )
+    assert gamma_bonus(5, T_PAPER, 1.0, 1 / T_PAPER, "2all") == pytest.approx(25.5754**2 * 58.1495, rel=1e-5)
 
 
 def test_node_scale():
@@ -289,6 +319,8 @@ def test_gamma_zero_without_noise_is_ucb(means):
         ([0.75, 0.7, 0.7], 1.0, {}),
         ([0.75, 0.625, 0.5, 0.375, 0.25], 0.25, {"gamma_log": "2"}),
         ([0.9, 0.8, 0.7, 0.6, 0.5, 0.5, 0.5, 0.4, 0.3], 0.5, {"beta": 0.01, "gamma_denominator": "2"}),
+        ([0.75, 0.625, 0.5, 0.375, 0.25], 0.25, {"gamma_log": "levels"}),
+        ([0.75, 0.7, 0.7], 2.0, {"beta": 0.05, "gamma_log": "2all", "gamma_denominator": "2"}),
     ],
 )
 def test_pull_for_pull_agreement_with_reference(means, eps, params):

@@ -55,13 +55,17 @@ from ._laws import BERNOULLI, law_args, stream_reward
 from ._params import resolve_beta
 from ._pcg64 import new_streams, set_streams_state, single_run
 
-GAMMA_LOGS = ("e", "2")
+GAMMA_LOGS = ("e", "2", "levels", "2all")
 GAMMA_DENOMINATORS = ("eps", "2")
 #: Reading axes of Gamma (docs/reconstructions.md, "DP-UCB's confidence bonus").
 GAMMA_LOG_READINGS = {
     "e": "Sajed & Sheffet 2019, Section 2: 'Throughout this work log(x) denotes the logarithm base e of x'",
     "2": "the (log T)^2 of thesis Algorithm 6, line 3 counts tree levels, which Algorithm 5 writes in base 2 "
     "(ceil(log2 T) + 1 levels)",
+    "levels": "every log T of Gamma counts tree levels (log T noises of scale (log T)/eps, K T log T nodes in the "
+    "union bound), as thesis Section 3.3 writes 'n = log T' for them: Algorithm 5's ceil(log2 T) + 1 in each",
+    "2all": "thesis Algorithms 5-6 take logs of T in base 2 throughout, the outer log of log(K T log T / beta) and "
+    "its inner log T included",
 }
 GAMMA_DENOMINATOR_READINGS = {
     "eps": "Gamma has the form of a high-probability bound on tree noise of scale (log T)/eps and the "
@@ -79,18 +83,20 @@ def gamma_bonus(
     """Gamma = (log T)^2 ln(K T ln T / beta) / eps of the thesis's Algorithm 6, line 3 (whose printed
     denominator "2" is read as eps by default; docs/reconstructions.md).
 
-    ``gamma_log`` is the base of the squared log T: "e" (default; Sajed & Sheffet 2019, Section 2: logs are
-    natural) or "2"; the log inside ln(K T ln T / beta) is natural in both cases. ``gamma_denominator="2"``
-    divides by the literal 2.
+    ``gamma_log``: "e" (default; Sajed & Sheffet 2019, Section 2: logs are natural), "2" (log2 T squared, the
+    rest natural), "levels" (both log T read as the tree's L = ceil(log2 T) + 1 levels, the outer log natural:
+    L^2 ln(K T L / beta)) or "2all" (every log in base 2: (log2 T)^2 log2(K T log2 T / beta)).
+    ``gamma_denominator="2"`` divides by the literal 2.
     """
     if gamma_log not in GAMMA_LOGS:
         raise ValueError(f"gamma_log={gamma_log!r} is not one of {list(GAMMA_LOGS)}")
     if gamma_denominator not in GAMMA_DENOMINATORS:
         raise ValueError(f"gamma_denominator={gamma_denominator!r} is not one of {list(GAMMA_DENOMINATORS)}")
-    log_t = math.log(horizon) if gamma_log == "e" else math.log2(horizon)
-    return (
-        log_t**2 * math.log(k * horizon * math.log(horizon) / beta) / (epsilon if gamma_denominator == "eps" else 2.0)
-    )
+    log_t = math.log(horizon) if gamma_log == "e" else math.log2(horizon)  # the squared log T
+    inner, outer = (log_t, math.log2) if gamma_log == "2all" else (math.log(horizon), math.log)
+    if gamma_log == "levels":
+        log_t = inner = float(tree_levels(horizon))
+    return log_t**2 * outer(k * horizon * inner / beta) / (epsilon if gamma_denominator == "eps" else 2.0)
 
 
 def node_scale(horizon: int, epsilon: float) -> float:
@@ -370,7 +376,8 @@ register(
                 "e",
                 GAMMA_LOGS,
                 readings=GAMMA_LOG_READINGS,
-                doc="[RECON] base of (log T)^2 in Gamma: natural log (Sajed & Sheffet 2019, Section 2) or log2",
+                doc="[RECON] the logs of T in Gamma: natural (Sajed & Sheffet 2019, Section 2), log2 T squared, "
+                "the tree's levels (thesis Algorithm 5) or log2 throughout",
             ),
             "gamma_denominator": Param(
                 "eps",

@@ -74,12 +74,17 @@ class DPUCB:
         levels = tree_levels(horizon)
         self.trees = [BinaryTreeCounter(levels / epsilon, rng, levels) for _ in range(k)]
         beta = 1.0 / horizon if params["beta"] is None else params["beta"]  # None: beta = 1/T
-        # Gamma = (log T)^2 ln(K T ln T / beta) / eps (thesis Algorithm 6, line 3; docs/reconstructions.md)
-        log_t = math.log(horizon) if params["gamma_log"] == "e" else math.log2(horizon)
+        # Gamma = (log T)^2 ln(K T ln T / beta) / eps (thesis Algorithm 6, line 3; docs/reconstructions.md), read as
+        # (squared log T, inner log T, outer log) by gamma_log
+        ln_t, lg_t = math.log(horizon), math.log2(horizon)
+        square, inner, outer = {
+            "e": (ln_t, ln_t, math.log),
+            "2": (lg_t, ln_t, math.log),
+            "levels": (levels, levels, math.log),
+            "2all": (lg_t, lg_t, math.log2),
+        }[params["gamma_log"]]
         self.gamma = (
-            log_t**2
-            * math.log(k * horizon * math.log(horizon) / beta)
-            / (epsilon if params["gamma_denominator"] == "eps" else 2.0)
+            square**2 * outer(k * horizon * inner / beta) / (epsilon if params["gamma_denominator"] == "eps" else 2.0)
         )
         self.n = [0] * k
         self.released = [0.0] * k
