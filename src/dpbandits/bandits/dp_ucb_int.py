@@ -3,12 +3,22 @@
 The input privacy eps' comes from Corollary 3.2 for the target (epsilon, delta) with v = 1.1;
 interval f = ceil(1/eps'). Round robin for K f steps, then at the first decision after each
 f-th pull of an arm a fresh release  S/n + Lap(n^(v/2-1)) + sqrt(2 ln t / n)  (one release per
-interval, ``int_update="frozen"``). Other readings: ``literal`` (re-noise every step while n mod f == 0)
-and ``live_bonus`` (noisy mean frozen, bonus recomputed every step); docs/reconstructions.md.
+interval, ``int_update="frozen"``). Other readings: ``literal`` (re-noise every step while n mod f == 0),
+``live_bonus`` (noisy mean frozen, bonus recomputed every step) and ``scheduled`` (every arm re-released at
+the decisions t = K f + 1 + j f, whatever its count); docs/reconstructions.md.
+
+``literal`` against Algorithm 3's box, line by line (lines of the paper's text): the box's input eps (line
+188) is the input privacy eps' the experiments pass (Section 4, line 246), so its "f <- ceil(1/eps)" (lines
+190-191) is this f (16 at target 1, 147 at 0.1), and there is no other interval to offer; round robin while
+t <= K f (lines 193-194); for t > K f every arm with n mod f = 0 gets x = S/n + Lap(n^(v/2-1)) + sqrt(2 ln t/n)
+(lines 196-198, log read as ln); pull argmax x (line 201, ties: ``tie_break``). One departure: the box updates
+s_a only after a data-dependent pull (line 202) and never n_a; here both after every pull, else the first
+release divides by 0.
 
 Fast kernel (exact re-organisation): only an arm whose pull count changed can start a new interval,
 so after the first release each step checks only the arm pulled last (``literal`` checks all, as it
-re-noises every waiting arm); the argmax is recomputed only when an index changed, and tie picks are
+re-noises every waiting arm, and ``scheduled`` all at its scheduled steps, none in between); the argmax
+is recomputed only when an index changed, and tie picks are
 drawn (every step, as the algorithm does) only while several arms share the maximum; reward
 deciders and standard Laplace noise in blocks from the run's inline PCG64 stream.
 :func:`dp_ucb_int_on_draws` runs the same loop on given draws.
@@ -29,19 +39,26 @@ from ._params import TIE_BREAK
 from ._regret import record
 from ._tossou import BLOCK, entry_points, log_block, refill_laplace, run_buffers
 
-UPDATES = ("frozen", "literal", "live_bonus")
+UPDATES = ("frozen", "literal", "live_bonus", "scheduled")
 LOG_BASES = {"ln": math.e, "log10": 10.0, "log2": 2.0}
-#: Reading axes of Algorithm 3 (docs/reconstructions.md, Tossou & Dimitrakakis).
+# Reading axes of Algorithm 3: {value: why it is plausible}; each value's support in the paper's text is in
+# dpbandits.pipeline.support (docs/reconstructions.md).
 INT_UPDATE_READINGS = {
-    "frozen": "Section 3: the mechanism 'only releases a new mean once at the beginning of each interval'; "
-    "Lemma 3.1 and Theorem 3.4 count one release per interval",
-    "literal": "Algorithm 3 tests 'if n_{a,t} mod f = 0' at every step, so an idle arm whose count is a multiple "
-    "of f gets a fresh Laplace draw at every step",
-    "live_bonus": "the noisy mean is released once per interval but sqrt(2 log t/n) carries no data, so recomputing "
-    "it every step (as UCB does, Section 3) keeps the privacy of the frozen reading",
+    "frozen": "one release per interval, which Lemma 3.1 (line 178) and Theorem 3.4 (line 210-212) price, the index "
+    "frozen in between as the box's x holds the bonus computed at the release (Algorithm 3, line 198)",
+    "literal": "the box tests n mod f = 0 at every step, so an idle arm whose count is a multiple of f gets a "
+    "fresh Laplace draw at every step: unboundedly many releases at one count, which Theorem 3.4 does "
+    "not price",
+    "live_bonus": "the noisy mean is released once per interval (line 85) but sqrt(2 log t/n) reads no data, so "
+    "recomputing it every step, as UCB does, keeps the frozen reading's privacy; nothing prints it",
+    "scheduled": "Section 3 prices a mean used 'at each time step', then 'only uses a released mean once every 1/eps "
+    "times' (line 170) and says 'lazily update the mean of each arm every 1/eps times' (line 174): a schedule "
+    "in t of period f, the box's rounding of 1/eps (line 190); an idle arm is then re-released at an "
+    "unchanged count, which Theorem 3.4's one release per interval does not price",
 }
 EPS_LOG_READINGS = {
-    "ln": "Corollary 3.2 inverts Corollary 3.1, which writes ln(1/delta'); delta = e^-10 (Section 4) suits ln",
+    "ln": "Corollary 3.2 inverts Corollary 3.1 (line 222), which writes ln(1/delta'); delta = e^-10 (Section 4, "
+    "line 246) is a round number in natural logs",
     "log10": "Corollary 3.2 writes a bare 'log 1/delta'', read as the common logarithm",
     "log2": "Corollary 3.2 writes a bare 'log 1/delta'', read in base 2",
 }
@@ -62,8 +79,8 @@ def input_epsilon(epsilon: float, delta: float, v: float = 1.1, log: str = "ln")
 @kernel(numpy_errors=True)
 def dp_ucb_int_kernel(means, horizon, checkpoints, params, draws, law=0):
     """One run (``_tossou``'s calling convention; ``params`` = (f, v, random_ties, update) from :func:`_args`,
-    update: 0 frozen, 1 literal, 2 live_bonus). Returns (regret[C], pulls[K], reward_sum); the releases' standard
-    Laplace draws are eta in order."""
+    update: 0 frozen, 1 literal, 2 live_bonus, 3 scheduled). Returns (regret[C], pulls[K], reward_sum); the
+    releases' standard Laplace draws are eta in order."""
     f, v, random_ties, update = params
     sb, u, eta, picks, replay = draws
     k = means.size
@@ -93,11 +110,11 @@ def dp_ucb_int_kernel(means, horizon, checkpoints, params, draws, law=0):
             a = np.uintp((t - 1) % k)
         else:
             lt2 = 2.0 * lt[j]
-            every = update == 1 or t == k * f + 1
+            every = update == 1 or t == k * f + 1 or (update == 3 and (t - 1) % f == 0)
             changed = update == 2
             for q in range(k if every else 1):
                 i = q if every else np.int64(a)  # a: the arm pulled last
-                if phase[i] == 0 and (update == 1 or n[i] != last[i]):
+                if every if update == 3 else (phase[i] == 0 and (update == 1 or n[i] != last[i])):
                     if ec == eta.size:
                         ec = refill_laplace(sb, eta, replay)
                     noisy_mean[i] = s[i] / n[i] + float(n[i]) ** expo * eta[ec]
@@ -171,7 +188,8 @@ register(
                 UPDATES,
                 readings=INT_UPDATE_READINGS,
                 doc="[CHOICE] one release per interval, index frozen in between (frozen); Algorithm "
-                "3's test read literally (literal); or a live UCB bonus (live_bonus)",
+                "3's test read literally (literal); a live UCB bonus (live_bonus); or every arm re-released every "
+                "f steps of t (scheduled)",
             ),
             "eps_log": Param(
                 "ln", tuple(LOG_BASES), readings=EPS_LOG_READINGS, doc="[CHOICE] base of log(1/delta) in Corollary 3.2"

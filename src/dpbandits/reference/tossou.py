@@ -101,7 +101,8 @@ def interval_length(epsilon, delta, v, eps_log):
 
 
 class DPUCBInt(_Counts):
-    """Algorithm 3 with the interval f = ceil(1/eps') of Corollary 3.2."""
+    """Algorithm 3 with the interval f = ceil(1/eps') of Corollary 3.2. ``releases`` logs every Laplace release
+    as (t, arm, count n)."""
 
     def __init__(self, k, horizon, epsilon, rng, params):
         super().__init__(k, rng, params)
@@ -110,6 +111,7 @@ class DPUCBInt(_Counts):
         self.last = [0] * k
         self.mean = [0.0] * k
         self.index = [0.0] * k
+        self.releases = []
 
     def select(self, t):
         if t <= self.k * self.f:
@@ -117,11 +119,15 @@ class DPUCBInt(_Counts):
         for a in range(self.k):
             n = self.n[a]
             bonus = math.sqrt(2 * math.log(t) / n)
-            new_interval = n % self.f == 0 and (self.update_rule == "literal" or n != self.last[a])
+            if self.update_rule == "scheduled":  # every arm at t = K f + 1, K f + 1 + f, ...
+                new_interval = (t - 1) % self.f == 0
+            else:
+                new_interval = n % self.f == 0 and (self.update_rule == "literal" or n != self.last[a])
             if new_interval:
                 self.mean[a] = self.s[a] / n + self.rng.laplace(0.0, n ** (self.v / 2 - 1))
                 self.last[a] = n
                 self.index[a] = self.mean[a] + bonus
+                self.releases.append((t, a, n))
             elif self.update_rule == "live_bonus":
                 self.index[a] = self.mean[a] + bonus
         return self.argmax(self.index)
