@@ -30,8 +30,9 @@ def cases(*rows):
 TOSSOU_ALGS = ("ucb", "dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound", "private_ucb")
 
 
-def _tossou(results, curves=None, sems=None, spread=None, realised=None, runs=100):
-    """INT = UCB + 50; DP-UCB ahead of BOUND until t = 1e4; Private-UCB worst; spreads 100 and 30,000."""
+def _tossou(results, curves=None, sems=None, spread=None, realised=None, runs=1500):
+    """INT = UCB + 50; DP-UCB ahead of BOUND until t = 1e4; Private-UCB worst; spreads 100 and 30,000; 1500 runs
+    (enough for an upper bound on the spread of 100 runs)."""
     t = default_checkpoints(100_000, 60)
     c = {"ucb": 10 * np.log(t + 1)}
     c |= {
@@ -95,6 +96,7 @@ def _max_other(t, c):
         ("C5", FAILS, {"spread": {"ucb": 1000}}),
         ("C5", FAILS, {"spread": {"ucb": 1000}, "runs": 20}),  # 20 runs already spread beyond 664.5
         ("C5", INCONCLUSIVE, {"runs": 20}),  # 20 runs under 664.5 say nothing about 100
+        ("C5", INCONCLUSIVE, {"runs": 100}),  # nor do 100: the next 100 runs' extremes lie beyond theirs
         ("C5", INCONCLUSIVE, {"realised": {"ucb": 1000}}),  # pseudo- and realised regret disagree
         ("C6", HOLDS, {}),
         ("C6", HOLDS, {"runs": 20}),
@@ -506,8 +508,9 @@ def _bounded(results, excess_se=0.0, runs=100):
     [
         (-10.0, 100, HOLDS),
         (10.0, 100, FAILS),
-        (2.5, 100, FAILS),  # beyond t(99) = 2.03 s.e.
-        (2.5, 4, HOLDS),  # within t(3) = 3.31 s.e.: 4 runs cannot show it above
+        (2.5, 100, INCONCLUSIVE),  # beyond t(99) = 2.03 s.e., not beyond Holm's 0.0228 / 20 checkpoints
+        (4.0, 100, FAILS),  # p = 6e-5 < 0.0228 / 20
+        (2.5, 4, INCONCLUSIVE),  # within t(3) = 3.31 s.e.: 4 runs cannot show it above, nor below
         (10.0, 4, FAILS),
     ],
 )
@@ -516,13 +519,36 @@ def test_theory_bound(tmp_path, excess_se, runs, verdict):
 
     _bounded(tmp_path, excess_se, runs)
     (claim,) = theory(tmp_path, "crosspaper")
-    assert claim.verdict == verdict and claim.kind == "check"
+    assert claim.verdict == verdict and claim.kind == "theory"
     assert ("violations" in claim.numbers) == (verdict == FAILS)
 
 
 # ---------------------------------------------------------------------------------------------- all papers
 
-BASE = {"tossou2016": _tossou, "sajed2019": _sajed, "sajed2019thesis": _thesis, "hu2022": _hu, "chen2024": _chen}
+
+def _hu_all(results):
+    """Figures 1-2 and the AdaP-UCB figure (tests/test_claims_untested.py)."""
+    from test_claims_untested import _adap
+
+    _hu(results)
+    _adap(results)
+
+
+def _chen_all(results):
+    """Figures 1-2, the sensitivity figure and the DP-BAI-Gauss figure (tests/test_claims_untested.py)."""
+    from test_claims_untested import _gauss
+
+    _chen(results)
+    _gauss(results)
+
+
+BASE = {
+    "tossou2016": _tossou,
+    "sajed2019": _sajed,
+    "sajed2019thesis": _thesis,
+    "hu2022": _hu_all,
+    "chen2024": _chen_all,
+}
 
 
 @pytest.mark.parametrize("paper", BASE)
@@ -530,7 +556,7 @@ def test_base_tables_hold_everywhere(tmp_path, paper):
     """On each builder's base tables every claim holds, and the ledger rows carry the claim's kind."""
     BASE[paper](tmp_path)
     df = paper_claims(tmp_path, paper)
-    assert set(df["verdict"]) == {HOLDS} and df["kind"].isin(["empirical", "structural", "check"]).all()
+    assert set(df["verdict"]) == {HOLDS} and df["kind"].isin(["empirical", "structural", "check", "theory"]).all()
 
 
 @pytest.mark.parametrize(

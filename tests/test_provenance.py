@@ -72,12 +72,12 @@ def test_no_checkout_of_the_package_gives_unknown(checkout, monkeypatch):
 def test_the_ledger_states_what_made_it():
     import pandas as pd
 
-    from dpbandits.claims import ledger
+    from dpbandits.claims import ledger, page
 
     df = ledger.with_robustness(pd.DataFrame(columns=ledger.COLUMNS))
-    text = ledger.markdown(df, "dpbandits 9.9 (commit abc)")
+    text = page.markdown(df, "dpbandits 9.9 (commit abc)")
     assert text.splitlines()[:3] == ["# Claims ledger", "", "Made with dpbandits 9.9 (commit abc)."]
-    assert "Made with" not in ledger.markdown(df)
+    assert "Made with" not in page.markdown(df)
 
 
 def test_no_simulation_takes_the_commit_logic_as_an_input():

@@ -6,12 +6,14 @@ import pandas as pd
 import pytest
 import yaml
 
-from dpbandits.claims.ledger import DEFAULT, diagnostic, markdown, with_robustness
+from dpbandits.claims.ledger import DEFAULT, diagnostic, with_robustness
+from dpbandits.claims.page import markdown
 from dpbandits.core import registry
 from dpbandits.core.registry import Param
 from dpbandits.pipeline import configfile, readings
 from dpbandits.pipeline.catalogue.expand import expand
 from dpbandits.pipeline.catalogue.model import ConfigError
+from dpbandits.pipeline.support import support
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,7 +40,7 @@ def test_config_readme_lists_every_axis_with_its_readings():
     text = (ROOT / "config/README.md").read_text()
     for pname, by_alg in registry.reading_axes().items():
         for alg, spec in by_alg.items():
-            values = ", ".join(f"`{v}`" for v in spec.readings)
+            values = ", ".join(f"`{v}` ({support(pname, v).level})" for v in spec.readings)
             assert f"| `{alg}` | `{pname}` | `{spec.default}` | {values} |" in text, (alg, pname)
     assert _config(smoke=False)["algorithms"] == {}
 
@@ -166,8 +168,26 @@ def test_excluded_axes_and_disabled_readings_are_not_simulated():
     assert readings.expand_readings(config, sims) == {}
 
 
-def _rows(paper, claim, verdicts, kind="empirical"):
-    return [{"paper": paper, "claim_id": claim, "reading": r, "verdict": v, "kind": kind} for r, v in verdicts.items()]
+def _rows(paper, claim, verdicts, kind="empirical", support=None):
+    """Ledger rows of one claim: {reading: verdict}; ``support``: {reading: (relative support, level)}."""
+    support = support or {}
+    return [
+        {
+            "paper": paper,
+            "claim_id": claim,
+            "reading": r,
+            "verdict": v,
+            "kind": kind,
+            "sentence": claim,
+            "role": "part",
+            "support": support.get(r, (0, "consistent"))[0],
+            "support_level": "default" if r == DEFAULT else support.get(r, (0, "consistent"))[1],
+            "support_text": "",
+            "statement": f"sentence {claim}",
+            "reading_runs": "",
+        }
+        for r, v in verdicts.items()
+    ]
 
 
 def test_robustness_reaches_each_label():
@@ -182,7 +202,7 @@ def test_robustness_reaches_each_label():
     out = with_robustness(df).set_index(["claim_id", "reading"])
     assert out.loc[("same", DEFAULT), "robustness"] == "robust"
     assert out.loc[("flip", DEFAULT), "robustness"] == "depends"
-    assert out.loc[("flip", DEFAULT), "changed_by"] == "a=1 -> holds; b=2 -> inconclusive"
+    assert out.loc[("flip", DEFAULT), "changed_by"] == "a=1 -> holds (consistent); b=2 -> inconclusive (consistent)"
     assert out.loc[("noisy", DEFAULT), "robustness"] == "unsettled"
     assert out.loc[("split", DEFAULT), "robustness"] == "depends"  # the readings reach both verdicts
     assert out.loc[("one way", DEFAULT), "robustness"] == "unsettled"
@@ -196,7 +216,7 @@ def test_diagnostic_ranks_readings_and_ignores_structural_and_check_rows():
         + _rows("p", "c2", {DEFAULT: "holds", "a=1": "holds", "b=2": "inconclusive"})
         + _rows("p", "shape", {DEFAULT: "fails", "a=1": "fails", "b=2": "fails"}, kind="structural")
         + _rows("p", "S-2", {DEFAULT: "fails", "a=1": "fails", "b=2": "fails"}, kind="check")
-        + _rows("p", "theory", {DEFAULT: "fails", "a=1": "fails", "b=2": "fails"}, kind="check")
+        + _rows("p", "theory", {DEFAULT: "fails", "a=1": "fails", "b=2": "fails"}, kind="theory")
     )
     diag = diagnostic(df)
     assert list(diag["reading"]) == ["a=1", DEFAULT, "b=2"]
@@ -206,3 +226,4 @@ def test_diagnostic_ranks_readings_and_ignores_structural_and_check_rows():
     full = with_robustness(df).assign(statement="s", criterion="c", numbers="", reading_runs="")
     text = markdown(full)
     assert "a diagnostic, not a verdict" in text and "| p | c1 | **fails** | depends |" in text
+    assert "| p | theory | theory check | fails |" in text and "| p | S-2 | project check | fails |" in text

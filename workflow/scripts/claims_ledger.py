@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from dpbandits.claims.ledger import write_ledger
+from dpbandits.claims.page import write_ledger
 from dpbandits.core.provenance import made_with
 
 inp, out, params = snakemake.input, snakemake.output, snakemake.params  # noqa: F821

@@ -1,4 +1,10 @@
-"""Claims of Hu & Hegde 2022, Section 6 (Figures 1 and 2), and two replication anchors of its settings."""
+"""Claims of Hu & Hegde 2022, Section 6 (Figures 1 and 2), two replication anchors of its settings, and Section 4's
+AdaP-UCB / Anytime-Lazy-UCB equivalence on the extra figure ``adap``.
+
+Not tested: Section 1's "DP-SE could be made anytime by using the doubling trick, [at] the cost of practical
+performance": no anytime DP-SE exists here or in the paper's experiments (docs/findings.md, "Sentences not
+tested, and why").
+"""
 
 from __future__ import annotations
 
@@ -207,4 +213,45 @@ def hu2022(results: str | Path) -> list[Claim]:
                 CHECK,
             )
         )
-    return out
+    return out + [adap_claim(results)]
+
+
+# ---------------------------------------------------------------------------- sentences a first pass left untested
+
+ADAP_FIGURE = "adap"  # Anytime-Lazy-UCB and AdaP-UCB in both settings (config: papers.hu2022.figures.adap)
+
+
+def adap_claim(results: str | Path) -> Claim:
+    """Section 4: AdaP-UCB (Azize & Basu 2022) and Anytime-Lazy-UCB are "essentially the same": equivalent final
+    regrets in every (setting, ε) of the figure :data:`ADAP_FIGURE`."""
+    statement = (
+        '"Essentially, AdaP-UCB in Azize and Basu (2022) is equivalent to our Anytime-Lazy-UCB with the key '
+        'modifications summarized as follows. [...] However, essentially, they are the same" (Hu & Hegde 2022, '
+        "Section 4, paragraph 'Anytime-Lazy-UCB vs AdaP-UCB'; said of the construction, tested on outcomes)."
+    )
+    criterion = (
+        "equivalence (two one-sided tests): the ratio of final mean regrets AdaP-UCB / Anytime-Lazy-UCB within "
+        f"[{SIMILAR[0]:g}, {SIMILAR[1]:g}] with its t interval (delta-method s.e., Satterthwaite df) in each setting "
+        "and ε of Figures 1-2 (T = 1e6, 20 runs); 'fails' if some interval lies outside. The same 80-125% margin "
+        "as claim 1's 'similar'"
+    )
+    if not (Path(results) / "figures" / "hu2022" / f"{ADAP_FIGURE}.csv").exists():
+        return Claim("hu2022", "3 (AdaP-UCB)", statement, criterion, INCONCLUSIVE, f"no table {ADAP_FIGURE}.csv")
+    curves = text_variants(load_tables(results, "hu2022", (ADAP_FIGURE,))[0])
+    r, s, dfs, nums = [], [], [], {}
+    for (inst, eps), g in curves.groupby(["instance", "epsilon"]):
+        (a, sa, da), (b, sb, db) = (_final(at(g, ADAP_FIGURE, alg)) for alg in ("adap_ucb", "anytime_lazy_ucb"))
+        q, se, df = ratio(a, sa, b, sb, da, db)
+        r.append(q)
+        s.append(se)
+        dfs.append(df)
+        nums[f"{inst} ε={eps:g}"] = q
+    return Claim(
+        "hu2022",
+        "3 (AdaP-UCB)",
+        statement,
+        criterion,
+        threshold_verdict(r, s, *SIMILAR, df=dfs) if r else INCONCLUSIVE,
+        f"ratio range {min(r):.3g} .. {max(r):.3g} over {len(r)} panels" if r else "no panels",
+        nums,
+    )

@@ -1,17 +1,23 @@
 """The claims ledger: every claim of a paper under the default reading and under each alternative reading.
 
-One row per (claim, reading). The default reading's row carries the verdict's robustness:
+One row per (claim, reading). Each reading carries its textual support (``reading.json``'s ``support``, from
+:func:`dpbandits.pipeline.readings.manifest`): ``support`` is the sum over the axes it sets of the rank of its value
+minus that of the axis's default (stated > implied > consistent > contradicted; the default reading is 0) and
+``support_level`` the weakest level among its values. The default reading's row carries the claim's *headline*:
 
-- ``robust``: every reading gives the default's verdict;
-- ``depends``: some reading reaches the opposite definite verdict (``holds`` <-> ``fails``), or the default is
-  ``inconclusive`` and the readings reach both ``holds`` and ``fails``;
-- ``unsettled``: no reading reaches the opposite verdict, but some differ by being (or by making the default
-  look) inconclusive, e.g. because a reading was simulated with fewer runs;
-- ``no readings``: the paper has no alternative reading in this run.
+- ``headline``: the verdict under the best-supported readings (the highest ``support``, the default first among
+  equals), ``headline_by`` the reading it comes from;
+- ``robustness`` of the headline over the readings the text does not contradict: ``robust`` (every one gives
+  it), ``depends`` (one reaches the opposite definite verdict, holds <-> fails, or the headline is
+  ``inconclusive`` and they reach both), ``unsettled`` (they differ only through ``inconclusive``), ``no
+  readings``;
+- ``changed_by``: each reading whose verdict differs, with that verdict and its support; readings the text
+  contradicts are named there too, marked so, and never make a verdict ``depends``.
 
-``changed_by`` names each reading whose verdict differs, with that verdict. A per-paper diagnostic says
-which reading agrees with the most of the paper's empirical claims (sentences of the paper: not the
-structural, check or theory rows); it sits beside the default verdicts and never replaces them.
+Rows are typed (``kind``: paper claim, structural, project check, theory check) and grouped by the sentence of the
+paper they test (``sentence``, ``role``; :mod:`dpbandits.claims.sentences`): counts of the papers' claims count
+sentences. A per-paper diagnostic says which reading agrees with the most of the paper's claims; it sits beside the
+headline verdicts and never replaces them.
 """
 
 from __future__ import annotations
@@ -22,12 +28,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..drawing.notebook import scale_note
-from ._core import EMPIRICAL, FAILS, HOLDS, INCONCLUSIVE, Claim
+from ._core import EMPIRICAL, FAILS, HOLDS, INCONCLUSIVE, KINDS, Claim
 from .bound_check import theory
+from .sentences import sentence_of, sentence_verdict
 
 DEFAULT = "default"
-COLUMNS = [*(f.name for f in fields(Claim)), "reading", "reading_runs"]  # a paper without claims: header only
+CONTRADICTED = "contradicted"
+READING_COLUMNS = ["reading", "reading_runs", "support", "support_level", "support_text"]
+# a paper without claims: header only
+COLUMNS = [*(f.name for f in fields(Claim)), "sentence", "role", *READING_COLUMNS]
 OPPOSITE = {HOLDS: FAILS, FAILS: HOLDS}
 
 
@@ -43,34 +52,54 @@ def paper_claims(results: str | Path, paper: str, readings=()) -> pd.DataFrame:
     """
     from . import PAPERS
 
-    sources = [(DEFAULT, Path(results), "")]
+    sources = [(Path(results), dict(zip(READING_COLUMNS, (DEFAULT, "", 0, "default", ""), strict=True)))]
     for slug in readings:
         base = Path(results, "readings", slug)
         manifest = json.loads((base / "figures" / paper / "reading.json").read_text())
-        sources.append((manifest["reading"], base, _runs_text(manifest["runs"])))
+        support = manifest.get("support", {}).get(paper, {})
+        sources.append(
+            (
+                base,
+                {
+                    "reading": manifest["reading"],
+                    "reading_runs": _runs_text(manifest["runs"]),
+                    "support": int(support.get("relative", 0)),
+                    "support_level": support.get("level", "consistent"),
+                    "support_text": support.get("text", ""),
+                },
+            )
+        )
     rows = []
-    for reading, base, runs in sources:
+    for base, reading in sources:
         claims = (PAPERS[paper](base) if paper in PAPERS else []) + theory(base, paper)
         for claim in claims:
-            rows.append({**claim.row(), "reading": reading, "reading_runs": runs})
+            sentence, role = sentence_of(paper, claim.claim_id)
+            rows.append({**claim.row(), "sentence": sentence, "role": role, **reading})
     return with_robustness(pd.DataFrame(rows, columns=COLUMNS))
 
 
-def with_robustness(df: pd.DataFrame) -> pd.DataFrame:
-    """``df`` (rows per claim and reading) with ``robustness`` and ``changed_by`` on the default rows."""
+def with_robustness(df: pd.DataFrame, key: str = "claim_id") -> pd.DataFrame:
+    """``df`` (rows per ``key`` and reading, with ``support`` and ``support_level``) with ``headline``,
+    ``headline_by``, ``robustness`` and ``changed_by`` on the default rows (see the module docstring)."""
     df = df.copy()
-    df["robustness"], df["changed_by"] = "", ""
+    for col in ("headline", "headline_by", "robustness", "changed_by"):
+        df[col] = ""
     if df.empty:
         return df
-    for _, group in df.groupby(["paper", "claim_id"], sort=False):
+    df["support"] = pd.to_numeric(df["support"]).astype(int)
+    for _, group in df.groupby(["paper", key], sort=False):
         default = group[group["reading"] == DEFAULT]
         if default.empty:
             continue
         idx = default.index[0]
-        verdict = df.at[idx, "verdict"]
-        others = group[group["reading"] != DEFAULT]
-        differ = others[others["verdict"] != verdict]
-        if others.empty:
+        # the best-supported reading; among equals the default, then the first listed (a stable sort)
+        later = group["reading"] != DEFAULT
+        ranked = group.assign(later=later).sort_values(["support", "later"], ascending=[False, True], kind="stable")
+        best = ranked.iloc[0]
+        verdict = best["verdict"]
+        weighed = group[(group.index != best.name) & (group["support_level"] != CONTRADICTED)]
+        differ = weighed[weighed["verdict"] != verdict]
+        if len(group) == 1:
             label = "no readings"
         elif differ.empty:
             label = "robust"
@@ -78,121 +107,92 @@ def with_robustness(df: pd.DataFrame) -> pd.DataFrame:
             label = "depends"
         else:
             label = "unsettled"
-        df.at[idx, "robustness"] = label
-        df.at[idx, "changed_by"] = "; ".join(f"{r.reading} -> {r.verdict}" for r in differ.itertuples())
+        changed = group[(group.index != best.name) & (group["verdict"] != verdict)]
+        df.loc[idx, ["headline", "headline_by", "robustness"]] = [verdict, best["reading"], label]
+        df.at[idx, "changed_by"] = "; ".join(_changed(r) for r in changed.itertuples())
     return df
 
 
+def _changed(row) -> str:
+    """ "reading -> verdict" with the reading's support (and "text contradicts it" where it does)."""
+    if row.reading == DEFAULT:
+        return f"{row.reading} -> {row.verdict}"
+    note = "the text contradicts it" if row.support_level == CONTRADICTED else (row.support_text or row.support_level)
+    return f"{row.reading} -> {row.verdict} ({note})"
+
+
+def sentence_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """The papers' claims, one row per (sentence, reading): each sentence's verdict under each reading from its
+    rows' (:func:`dpbandits.claims.sentences.sentence_verdict`), with the headline and robustness of
+    :func:`with_robustness` (keyed by ``sentence``) and ``rows``, its sub-checks under the default reading."""
+    emp = df[df["kind"] == EMPIRICAL]
+    rows = []
+    for (paper, sid, _), g in emp.groupby(["paper", "sentence", "reading"], sort=False):
+        first = g.iloc[0]
+        roles = dict(zip(g["claim_id"], g["role"], strict=True))
+        rows.append(
+            {
+                "paper": paper,
+                "sentence": sid,
+                "statement": first["statement"],
+                "verdict": sentence_verdict(dict(zip(g["claim_id"], g["verdict"], strict=True)), roles),
+                "rows": "; ".join(f"{r.claim_id} ({r.role}): {r.verdict}" for r in g.itertuples())
+                if len(g) > 1
+                else "",
+                **{c: first[c] for c in READING_COLUMNS},
+            }
+        )
+    cols = ["paper", "sentence", "statement", "verdict", "rows", *READING_COLUMNS]
+    return with_robustness(pd.DataFrame(rows, columns=cols), key="sentence")
+
+
+def paper_counts(df: pd.DataFrame) -> pd.DataFrame:
+    """Per paper: the number of its claims (sentences) by headline verdict and by robustness, and the number of
+    rows of each other kind (structural, project check, theory check) beside them."""
+    sent = sentence_rows(df)
+    sent = sent[sent["reading"] == DEFAULT]
+    out = []
+    for paper in dict.fromkeys(df["paper"]):
+        s = sent[sent["paper"] == paper]
+        row = {"paper": paper, "claims": len(s)}
+        row |= {v: int((s["headline"] == v).sum()) for v in (HOLDS, FAILS, INCONCLUSIVE)}
+        row |= {r: int((s["robustness"] == r).sum()) for r in ("robust", "depends", "unsettled", "no readings")}
+        others = df[(df["paper"] == paper) & (df["reading"] == DEFAULT) & (df["kind"] != EMPIRICAL)]
+        row |= {KINDS[k]: int((others["kind"] == k).sum()) for k in KINDS if k != EMPIRICAL}
+        out.append(row)
+    return pd.DataFrame(out)
+
+
 def empirical(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows of the papers' empirical claims: sentences of a paper (not the structural, check or theory rows)."""
+    """Rows of the papers' claims: sentences of a paper (not the structural, project-check or theory rows)."""
     return df[df["kind"] == EMPIRICAL]
 
 
 def diagnostic(df: pd.DataFrame) -> pd.DataFrame:
-    """Per paper and reading: how many empirical claims hold / fail / are inconclusive, best readings first.
+    """Per paper and reading: how many of the paper's claims (sentences) hold / fail / are inconclusive, best
+    readings first, with the reading's textual support.
 
-    ``agrees_with_all``: every empirical claim of the paper holds under that reading.
+    ``agrees_with_all``: every claim of the paper holds under that reading.
     """
-    emp = empirical(df)
-    if emp.empty:
-        return pd.DataFrame(columns=["paper", "reading", "claims", HOLDS, FAILS, INCONCLUSIVE, "agrees_with_all"])
-    counts = emp.pivot_table(
-        index=["paper", "reading"], columns="verdict", values="claim_id", aggfunc="count", fill_value=0
+    cols = ["paper", "reading", "support", "claims", HOLDS, FAILS, INCONCLUSIVE, "agrees_with_all"]
+    sent = sentence_rows(df)
+    if sent.empty:
+        return pd.DataFrame(columns=cols)
+    counts = sent.pivot_table(
+        index=["paper", "reading"], columns="verdict", values="sentence", aggfunc="count", fill_value=0
     )
     counts = counts.reindex(columns=[HOLDS, FAILS, INCONCLUSIVE], fill_value=0).reset_index()
     counts.columns.name = None
+    levels = sent.drop_duplicates(["paper", "reading"]).set_index(["paper", "reading"])
+    counts["support"] = [
+        "default" if r == DEFAULT else (levels.at[(p, r), "support_text"] or levels.at[(p, r), "support_level"])
+        for p, r in zip(counts["paper"], counts["reading"], strict=True)
+    ]
     counts["claims"] = counts[[HOLDS, FAILS, INCONCLUSIVE]].sum(axis=1)
     counts["agrees_with_all"] = counts[HOLDS] == counts["claims"]
     counts["is_default"] = counts["reading"] == DEFAULT
     counts = counts.sort_values(["paper", HOLDS, FAILS, "is_default"], ascending=[True, False, True, False])
-    return counts[["paper", "reading", "claims", HOLDS, FAILS, INCONCLUSIVE, "agrees_with_all"]].reset_index(drop=True)
-
-
-def _cell(text) -> str:
-    return str(text).replace("|", "/").replace("\n", " ")
-
-
-def _table(header: list[str], rows) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
-    return lines
-
-
-SYMBOL = {HOLDS: "holds", FAILS: "**fails**", INCONCLUSIVE: "?"}
-
-
-def markdown(df: pd.DataFrame, made_with: str = "", scale: dict | None = None) -> str:
-    """``results/claims.md``: default verdicts with robustness, each paper's verdicts per reading, diagnostic;
-    ``made_with`` (e.g. :func:`dpbandits.core.provenance.made_with`) is stated under the title, and a run scaled down
-    by the config's ``scale`` caps opens with a warning."""
-    default = df[df["reading"] == DEFAULT]
-    counts = default["verdict"].value_counts().to_dict()
-    robust = default["robustness"].value_counts().to_dict()
-    lines = [
-        "# Claims ledger",
-        "",
-        *([note, ""] if (note := scale_note(scale)) else []),
-        *([f"Made with {made_with}.", ""] if made_with else []),
-        "Every empirical claim of the papers, with a verdict computed from this run's simulations under the "
-        "default reading of the reconstructed values "
-        f"({', '.join(f'{v}: {n}' for v, n in counts.items())}), and the same claim under every alternative "
-        "reading (docs/reconstructions.md). Robustness of the default verdict: "
-        f"{', '.join(f'{v}: {n}' for v, n in robust.items())}.",
-        "",
-        "`robust`: every reading gives the same verdict. `depends`: some reading reaches the opposite verdict "
-        "(holds <-> fails), or the default is inconclusive and the readings reach both; the readings are named. "
-        "`unsettled`: readings differ only through `inconclusive` (e.g. fewer runs), never the opposite verdict.",
-        "",
-        "A difference counts when it lies beyond its Student-t interval: the critical value for the estimate's "
-        "degrees of freedom (runs - 1, Welch-Satterthwaite for two curves) at the one-sided tail of 2 normal "
-        "standard errors, so 2 s.e. with many runs and 3.3 s.e. with 4.",
-        "",
-        "## Default verdicts",
-        "",
-    ]
-    lines += _table(
-        ["paper", "claim", "verdict", "robustness", "changed by", "statement", "criterion", "numbers"],
-        (
-            [r.paper, r.claim_id, f"**{r.verdict}**", r.robustness, r.changed_by, r.statement, r.criterion, r.numbers]
-            for r in default.itertuples()
-        ),
-    )
-    for paper, group in df.groupby("paper", sort=False):
-        names = list(dict.fromkeys(group["reading"]))
-        if len(names) < 2:
-            continue
-        runs = dict(zip(group["reading"], group["reading_runs"], strict=False))
-        grid = group.pivot_table(index="claim_id", columns="reading", values="verdict", aggfunc="first", sort=False)
-        lines += ["", f"## {paper}: every claim under every reading", ""]
-        lines += [
-            "Runs of the curves a reading changes (where fewer than the figure's): "
-            + "; ".join(f"{n}: {runs[n]}" for n in names if runs.get(n))
-            + ".",
-            "",
-        ]
-        lines += _table(
-            ["claim", *names],
-            ([claim, *(SYMBOL.get(grid.at[claim, n], grid.at[claim, n]) for n in names)] for claim in grid.index),
-        )
-    diag = diagnostic(df)
-    lines += [
-        "",
-        "## Which reading agrees with the most claims (a diagnostic, not a verdict)",
-        "",
-        "Counts of each paper's empirical claims (sentences of the paper; structural, check and theory rows "
-        "left out) per reading, best first. The default verdicts above "
-        "stay the ledger's answer: a reading that agrees with more claims is a hint about how the paper's "
-        "lost formula may have been meant, not evidence that the paper replicates.",
-        "",
-    ]
-    lines += _table(
-        ["paper", "reading", "claims", "hold", "fail", "inconclusive", "all hold"],
-        (
-            [r.paper, r.reading, r.claims, r.holds, r.fails, r.inconclusive, "yes" if r.agrees_with_all else "no"]
-            for r in diag.itertuples()
-        ),
-    )
-    return "\n".join(lines) + "\n"
+    return counts[cols].reset_index(drop=True)
 
 
 def write_paper(results: str | Path, paper: str, readings, csv: str | Path) -> pd.DataFrame:
@@ -203,28 +203,15 @@ def write_paper(results: str | Path, paper: str, readings, csv: str | Path) -> p
     return df
 
 
-def write_ledger(
-    paper_csvs,
-    csv: str | Path,
-    md: str | Path,
-    diagnostic_csv: str | Path,
-    made_with: str = "",
-    scale: dict | None = None,
-) -> pd.DataFrame:
-    """Gather the per-paper ledgers into ``claims.csv``, ``claims.md`` (stating ``made_with``, warning when
-    ``scale`` caps apply) and the reading diagnostic."""
-    df = pd.concat([pd.read_csv(p, dtype=str, keep_default_na=False) for p in paper_csvs], ignore_index=True)
-    df.to_csv(csv, index=False)
-    Path(md).write_text(markdown(df, made_with, scale))
-    diagnostic(df).to_csv(diagnostic_csv, index=False)
-    return df
-
-
 def verdicts(results: str | Path, paper: str) -> pd.DataFrame:
-    """A paper's default verdicts with their robustness (from ``results/claims/<paper>.csv``), for notebooks."""
+    """A paper's headline verdicts (one row per ledger row of the default reading, from
+    ``results/claims/<paper>.csv``), for notebooks and reports: ``verdict`` is the headline (the best-supported
+    readings'), ``default_verdict`` the default reading's; ``kind`` and ``sentence`` say what the row is."""
     df = pd.read_csv(Path(results, "claims", f"{paper}.csv"), dtype=str, keep_default_na=False)
-    cols = ["claim_id", "verdict", "robustness", "changed_by", "statement", "criterion", "evidence", "numbers"]
-    return df[df["reading"] == DEFAULT][[c for c in cols if c in df]].reset_index(drop=True)
+    df = df[df["reading"] == DEFAULT].rename(columns={"verdict": "default_verdict", "headline": "verdict"})
+    cols = ["claim_id", "kind", "sentence", "role", "verdict", "robustness", "changed_by", "default_verdict"]
+    cols += ["headline_by", "statement", "criterion", "evidence", "numbers"]
+    return df[[c for c in cols if c in df]].reset_index(drop=True)
 
 
 def reading_grid(results: str | Path, paper: str) -> pd.DataFrame:
@@ -247,12 +234,12 @@ def runs_by_reading(results: str | Path, paper: str, figure: str) -> pd.DataFram
 __all__ = [
     "DEFAULT",
     "diagnostic",
-    "markdown",
+    "paper_counts",
+    "sentence_rows",
     "paper_claims",
     "reading_grid",
     "runs_by_reading",
     "verdicts",
     "with_robustness",
-    "write_ledger",
     "write_paper",
 ]

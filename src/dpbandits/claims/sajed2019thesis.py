@@ -1,4 +1,4 @@
-"""Claims of Sajed's MSc thesis 2019: Appendix A.2 (C-3) and Chapter 6 (C-1, C-2 restated from the paper)."""
+"""Claims of Sajed's MSc thesis 2019: Chapter 1 (C-0), Appendix A.2 (C-3), Chapter 6 (C-1, C-2 from the paper)."""
 
 from __future__ import annotations
 
@@ -7,19 +7,24 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..core.instances import means_for
 from ._core import (
     FAILS,
     HOLDS,
     INCONCLUSIVE,
     Claim,
-    combine,
+    Family,
     flat_from,
     halfwidth,
     load_tables,
     mean_se,
+    ordering_tests,
+    ordering_verdict,
+    pvalue,
     ratio,
     satterthwaite,
     text_variants,
+    threshold_tests,
     threshold_verdict,
 )
 from .sajed2019 import c1_claims, c2_claims, instance_spec, run_settings, settings
@@ -53,11 +58,17 @@ def duels(results: str | Path) -> pd.DataFrame:
     return duel_table(text_variants(load_tables(results, "sajed2019thesis", APPENDIX_FIGS)[0]))
 
 
+def _diffs(tab: pd.DataFrame, a: str, b: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Final regret ``a`` - ``b`` per setting, its s.e. and Welch degrees of freedom."""
+    sa, sb = tab[f"{a} s.e."].to_numpy(), tab[f"{b} s.e."].to_numpy()
+    df = satterthwaite([sa, sb], [tab[f"{a} runs"].to_numpy() - 1, tab[f"{b} runs"].to_numpy() - 1])
+    return (tab[a] - tab[b]).to_numpy(), np.hypot(sa, sb), df
+
+
 def _wins(tab: pd.DataFrame, a: str, b: str) -> np.ndarray:
     """+1 where ``a`` has lower final regret than ``b`` beyond the t interval (Welch), -1 where higher, 0 otherwise."""
-    d = (tab[a] - tab[b]).to_numpy()
-    sa, sb = tab[f"{a} s.e."].to_numpy(), tab[f"{b} s.e."].to_numpy()
-    w = halfwidth(np.hypot(sa, sb), satterthwaite([sa, sb], [tab[f"{a} runs"] - 1, tab[f"{b} runs"] - 1]))
+    d, se, df = _diffs(tab, a, b)
+    w = halfwidth(se, df)
     return np.where(d < -w, 1, np.where(d > w, -1, 0))
 
 
@@ -79,8 +90,8 @@ def _duel(tab, a, b, mask, claim_id, statement, scope) -> Claim:
         claim_id,
         statement,
         f"{LABELS[a]}'s mean regret at T below {LABELS[b]}'s beyond the t interval in every {scope}; 'fails' if "
-        f"{LABELS[b]} is lower beyond it anywhere",
-        combine(np.where(w > 0, HOLDS, np.where(w < 0, FAILS, INCONCLUSIVE))),
+        f"{LABELS[b]} is lower beyond it somewhere under Holm's correction over the settings",
+        ordering_verdict([_diffs(sub, a, b)]),
         f"{LABELS[a]} wins / ties / loses; losses at: {_where(sub, w < 0)}",
         _count(w),
     )
@@ -105,13 +116,13 @@ def elimination_table(curves: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _time_ratios(tab: pd.DataFrame, low: float, high: float) -> tuple[list[str], dict]:
-    """Verdict per setting of standard / modified elimination time within [low, high], and the ratios.
+def _time_ratios(tab: pd.DataFrame, low: float, high: float) -> tuple[Family, dict]:
+    """Family of every setting's standard / modified elimination time within [low, high], and the ratios.
 
-    Inconclusive where a modified run is unfinished; where a standard run is, the ratio is a lower bound
-    that can only show it above ``high``.
+    A setting with an unfinished modified run cannot hold and gives no fail test; where a standard run is
+    unfinished, the ratio is a lower bound that can only show it above ``high``.
     """
-    verdicts, nums = [], {}
+    tests, nums = Family(np.zeros(0), np.zeros(0)), {}
     for row in tab.to_dict("records"):
         q, se, df = ratio(
             *(row[f"{alg}{x}"] for alg in ("dp_se2", "dp_se2_modified") for x in ("", " s.e.")),
@@ -120,15 +131,15 @@ def _time_ratios(tab: pd.DataFrame, low: float, high: float) -> tuple[list[str],
         )
         name = f"K={row['K']} ε={row['epsilon']:g}"
         if row["dp_se2_modified unfinished"] or not row["dp_se2_modified runs"]:
-            verdicts.append(INCONCLUSIVE)
+            tests += Family(np.ones(1), np.zeros(0))
             nums[name] = "modified unfinished"
         elif row["dp_se2 unfinished"]:
-            verdicts.append(FAILS if q - halfwidth(se, df) > high else INCONCLUSIVE)
+            tests += Family(np.ones(1), pvalue(q - high, se, df))
             nums[name] = f">= {q:.3g}"
         else:
-            verdicts.append(threshold_verdict(q, se, low, high, df))
+            tests += threshold_tests(q, se, low, high, df)
             nums[name] = f"{q:.3g} ± {se:.2g}"
-    return verdicts, nums
+    return tests, nums
 
 
 def _q(text: str) -> str:
@@ -228,8 +239,9 @@ def c3_claims(tab: pd.DataFrame, times: pd.DataFrame) -> list[Claim]:
                 "small suboptimality gaps and large values of ε (see Figure A.4 and A.8)"
             ),
             "DP-UCB below DP-SE 2 at T beyond the t interval in at least one C4 setting with ε > 0.25; 'fails' if "
-            "DP-SE 2 is lower beyond the t interval in all of them",
-            HOLDS if np.any(w4 < 0) else (FAILS if w4.size and np.all(w4 > 0) else INCONCLUSIVE),
+            "DP-SE 2 is lower beyond the t interval in all of them; 'at least one' under Holm's correction over "
+            "the settings",
+            ordering_tests([_diffs(tab[c4], "dp_ucb", "dp_se2")]).verdict(every=False),
             f"DP-UCB wins at: {_where(tab[c4], w4 < 0)}",
             _count(w4, "DP-SE 2 wins", "DP-UCB wins"),
         )
@@ -238,7 +250,7 @@ def c3_claims(tab: pd.DataFrame, times: pd.DataFrame) -> list[Claim]:
         "elimination time = mean over runs of the step after which a run pulls only one arm (from its final "
         "pull counts), ± s.e.; ratio standard / modified with its delta-method s.e. and Satterthwaite df"
     )
-    verdicts, nums = _time_ratios(times[times["instance"] == "C2"], 0.0, NOT_LONG_AFTER)
+    tests, nums = _time_ratios(times[times["instance"] == "C2"], 0.0, NOT_LONG_AFTER)
     out.append(
         Claim(
             "sajed2019thesis",
@@ -253,14 +265,15 @@ def c3_claims(tab: pd.DataFrame, times: pd.DataFrame) -> list[Claim]:
             "read "
             f"as at most one doubling later. 'Fails' if a ratio exceeds {NOT_LONG_AFTER:g} beyond the t interval "
             "(a standard run "
-            "unfinished at T counts as T: a lower bound); a setting with an unfinished modified run is inconclusive",
-            combine(verdicts),
+            "unfinished at T counts as T: a lower bound), under Holm's correction over the settings; a setting with "
+            "an unfinished modified run is inconclusive",
+            tests.verdict(),
             "standard / modified elimination time per C2 setting",
             nums,
         )
     )
     c1_times = times[(times["instance"] == "C1") & (times["epsilon"] > SMALL_EPS)]
-    verdicts, nums = _time_ratios(c1_times, *FASTER_BAND)
+    tests, nums = _time_ratios(c1_times, *FASTER_BAND)
     out.append(
         Claim(
             "sajed2019thesis",
@@ -277,9 +290,9 @@ def c3_claims(tab: pd.DataFrame, times: pd.DataFrame) -> list[Claim]:
             f"{timing} inside [{FASTER_BAND[0]:g}, {FASTER_BAND[1]:g}] beyond the t interval in every setting: "
             "'roughly' 5, "
             "within a factor 2 because halting happens at power-of-two rounds. 'Fails' if some ratio lies outside "
-            "beyond the t interval (a standard run unfinished at T counts as T: the ratio is then a lower bound); "
-            "a setting with an unfinished modified run is inconclusive",
-            combine(verdicts),
+            "beyond the t interval (a standard run unfinished at T counts as T: the ratio is then a lower bound), "
+            "under Holm's correction over the settings; a setting with an unfinished modified run is inconclusive",
+            tests.verdict(),
             "standard / modified elimination time per C1 setting",
             nums,
         )
@@ -292,8 +305,95 @@ def sajed2019thesis(results: str | Path) -> list[Claim]:
     ch6 = text_variants(ch6)
     appendix, appendix_runs = load_tables(results, "sajed2019thesis", APPENDIX_FIGS)
     appendix = text_variants(appendix)
+    tab = duel_table(appendix)
     return (
         c1_claims(ch6, "sajed2019thesis")
         + c2_claims(ch6, ch6_runs, "sajed2019thesis")
-        + c3_claims(duel_table(appendix), elimination_table(appendix, appendix_runs))
+        + c3_claims(tab, elimination_table(appendix, appendix_runs))
+        + untested_claims(tab, run_settings(appendix, appendix_runs))
     )
+
+
+# ---------------------------------------------------------------------------- sentences a first pass left untested
+
+DRASTIC = NOT_LONG_AFTER  # C1's "drastic" difference: more than C2's "not long after" factor, in final regret
+
+
+def large_gap_pulls(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per run of :func:`run_settings`: its pulls of the arms whose gap is at least half the largest gap."""
+
+    def large(row) -> int:
+        means = means_for(instance_spec(row.instance))
+        return int(np.array(row.pulls.split(), dtype=np.int64)[means.max() - means >= np.ptp(means) / 2].sum())
+
+    return runs.assign(**{"large-gap pulls": [large(r) for r in runs.itertuples()]})
+
+
+def untested_claims(tab: pd.DataFrame, runs: pd.DataFrame) -> list[Claim]:
+    """Chapter 1's ranking and two sentences of Appendix A.2, from the appendix figures' finals ``tab``
+    (:func:`duel_table`) and runs (:func:`run_settings`)."""
+    least = [_diffs(tab, "dp_se", other) for other in ("dp_se2", "dp_ucb")]
+    out = [
+        Claim(
+            "sajed2019thesis",
+            "C-0 (DP-SE least)",
+            '"Based on the experiments and theoretical analyses, it can be safely said that DP-SE incurs the least '
+            'pseudo regret amongst all three algorithms" (Sajed 2019, MSc thesis, Chapter 1).',
+            "the three are DP-SE, DP-SE 2 and DP-UCB, together in Figures A.1-A.8 only: DP-SE's mean regret at T "
+            "below both others' beyond the t interval in every setting; 'fails' if one of them is below DP-SE "
+            "beyond the interval in a setting",
+            ordering_verdict(least) if len(tab) else INCONCLUSIVE,
+            f"DP-SE ahead of DP-SE 2 / DP-UCB in {int(np.sum(least[0][0] < 0))} / {int(np.sum(least[1][0] < 0))} "
+            f"of {len(tab)} settings (point estimates)",
+            {
+                "largest DP-SE - DP-SE 2": float(np.max(least[0][0], initial=-np.inf)),
+                "largest DP-SE - DP-UCB": float(np.max(least[1][0], initial=-np.inf)),
+            },
+        )
+    ]
+    c1 = tab[(tab["instance"] == "C1") & (tab["epsilon"] > SMALL_EPS)]
+    cols = [f"{a}{x}" for a in ("dp_se2", "dp_se2_modified") for x in ("", " s.e.")]
+    q = np.array([ratio(*r[cols], r["dp_se2 runs"] - 1, r["dp_se2_modified runs"] - 1) for _, r in c1.iterrows()])
+    out.append(
+        Claim(
+            "sajed2019thesis",
+            "C-3 (C1, drastic)",
+            _q(
+                "In contrast, in setting C1 (see Figure A.1) we see drastic performance difference between the "
+                "standard DP-SE 2 and the modified DP-SE 2"
+            ),
+            f"C1 with ε > {SMALL_EPS:g} (the thesis's own exception, 'unless ε is quite small'), every K: the final "
+            f"mean regret ratio standard / modified DP-SE 2 above {DRASTIC:g} beyond the t interval (delta-method "
+            f"s.e.); 'fails' if some ratio is below {DRASTIC:g} beyond it. {DRASTIC:g}: more than the factor that "
+            "the next sentence's C2 'not long after' allows",
+            threshold_verdict(q[:, 0], q[:, 1], low=DRASTIC, df=q[:, 2]) if len(q) else INCONCLUSIVE,
+            "standard / modified final regret per C1 setting",
+            {f"K={r.K} ε={r.epsilon:g}": f"{x:.3g} ± {s:.2g}" for r, (x, s, _) in zip(c1.itertuples(), q, strict=True)},
+        )
+    )
+    pulls = large_gap_pulls(runs[runs["instance"].str.startswith("C2")])
+    diffs, nums = [], {}
+    for (inst, eps), g in pulls.groupby(["instance", "epsilon"]):
+        (a, sa, da), (b, sb, db) = (
+            mean_se(g.loc[g["algorithm"] == alg, "large-gap pulls"]) for alg in ("dp_se2", "dp_ucb")
+        )
+        diffs.append((np.array([a - b]), np.array([np.hypot(sa, sb)]), satterthwaite([sa, sb], [da, db])))
+        nums[f"{inst} ε={eps:g}"] = f"DP-SE 2 {a:.0f}, DP-UCB {b:.0f}"
+    out.append(
+        Claim(
+            "sajed2019thesis",
+            "C-3 (C2, large gaps viable)",
+            _q(
+                "We postulate that the reason for the improved performance across setting C2 is the fact that under "
+                "DP-UCB arms of large gaps remain effectively viable (i.e. are pulled relatively frequently) for a "
+                "longer period of time than under DP-SE 2"
+            ),
+            "C2, every setting: mean pulls by T of the arms whose gap is at least half the largest gap (those one "
+            "DP-SE 2 epoch eliminates together) fewer under DP-SE 2 than under DP-UCB beyond the t interval (Welch, "
+            "from the per-run pull counts); 'fails' if more beyond the interval in a setting",
+            ordering_verdict(diffs) if diffs else INCONCLUSIVE,
+            "mean large-gap pulls per C2 setting",
+            nums,
+        )
+    )
+    return out

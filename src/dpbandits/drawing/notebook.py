@@ -110,20 +110,35 @@ def figure_settings(settings: dict) -> pd.DataFrame:
 
 
 VERDICT_COLOURS = {"holds": "#d7eedf", "fails": "#f6d5cc", "inconclusive": "#eeeeee"}
+SMOKE = "smoke scale: not a result"  # what a verdict or conclusion reads under a config's scale caps
+SMOKE_COLOUR = "#e0e0e0"  # its neutral background
 
 
-def verdict_summary(results: str | Path, paper: str, width: int = 110) -> pd.io.formats.style.Styler:
-    """The paper's verdicts at a glance: claim, verdict, robustness and the paper's sentence (shortened)."""
+def verdict_summary(
+    results: str | Path, paper: str, settings: dict | None = None, width: int = 110
+) -> pd.io.formats.style.Styler:
+    """The paper's claims at a glance, one row per sentence of the paper: claim, headline verdict, robustness and
+    the paper's sentence (shortened). Under a config's scale caps (``settings["scale"]``) every verdict reads
+    "smoke scale: not a result" on a neutral background."""
     from ..claims import ledger
+    from ..claims.page import shown
 
-    df = ledger.verdicts(results, paper)
-    short = df["statement"].map(lambda s: s if len(s) <= width else s[: width - 1].rstrip() + "…")
+    df = pd.read_csv(Path(results, "claims", f"{paper}.csv"), dtype=str, keep_default_na=False)
+    sent = ledger.sentence_rows(df)
+    sent = sent[sent["reading"] == ledger.DEFAULT]
+    scale = (settings or {}).get("scale")
+    short = sent["statement"].map(lambda s: s if len(s) <= width else s[: width - 1].rstrip() + "…")
     out = pd.DataFrame(
-        {"claim": df["claim_id"], "verdict": df["verdict"], "robustness": df["robustness"], "what is checked": short}
+        {
+            "claim": sent["sentence"],
+            "verdict": [shown(v, scale) for v in sent["headline"]],
+            "robustness": sent["robustness"],
+            "what is checked": short,
+        }
     )
     return (
         out.style.hide(axis="index")
-        .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, 'white')}", subset=["verdict"])
+        .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, SMOKE_COLOUR)}", subset=["verdict"])
         .set_properties(**{"text-align": "left"})
         .set_table_styles(
             [
