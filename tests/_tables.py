@@ -99,15 +99,19 @@ class Tables:
                 }
             )
 
-    def write(self, results: Path, copies=None, reading: str | None = None) -> None:
-        """Write every figure under ``results`` (or under ``reading``'s folder, with its manifest); ``copies``
-        {new figure: source figure} duplicates figures under other names."""
+    def write(self, results: Path, copies=None, reading: str | None = None, level: str | None = None) -> None:
+        """Write every figure under ``results`` (or under ``reading``'s folder, with its manifest, whose support in
+        the paper's text is ``level`` if given); ``copies`` {new figure: source figure} duplicates figures under
+        other names."""
         base = results / "figures" / self.paper
         if reading is not None:
             base = results / "readings" / reading.replace("=", "_") / "figures" / self.paper
         base.mkdir(parents=True, exist_ok=True)
         if reading is not None:
-            (base / "reading.json").write_text(json.dumps({"reading": reading}))
+            meta = {"reading": reading}
+            if level is not None:
+                meta["support"] = {self.paper: {"level": level, "relative": 0, "text": f"{reading}: {level}"}}
+            (base / "reading.json").write_text(json.dumps(meta))
         curves = pd.concat(self.curves, ignore_index=True)
         runs = pd.DataFrame(self.runs) if self.runs else pd.DataFrame({"figure": []})
         for new, src in (copies or {}).items():

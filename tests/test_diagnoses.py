@@ -7,8 +7,19 @@ import pytest
 from _offline import remote_fetches
 
 from dpbandits import ALGORITHMS
-from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, Context, Diagnosis, Finding, Quote
-from dpbandits.diagnoses.render import findings_table, report_html, undiagnosed
+from dpbandits.diagnoses import (
+    PUBLISHED,
+    RECONSTRUCTION,
+    TEXT_OPEN,
+    UNEXPLAINED,
+    Context,
+    Diagnosis,
+    Finding,
+    Quote,
+    decide,
+    diagnose,
+)
+from dpbandits.diagnoses.render import SMOKE, findings_table, report_html, undiagnosed
 from dpbandits.pipeline import configfile, planning
 from dpbandits.pipeline.catalogue.model import ConfigError, is_diagnostic
 
@@ -36,6 +47,7 @@ def results(tmp_path):
                 "statement": f"statement {c}",
                 "criterion": "a criterion",
                 "verdict": v,
+                "headline": v,
                 "evidence": "",
                 "numbers": "gap at T=12.5; where=fig1 t=10" if c == "C1" else "",
                 "kind": "empirical",
@@ -70,6 +82,7 @@ def _toy(confirmed: bool) -> Diagnosis:
             quotes=(Quote("a <quoted> sentence", "Section 4"),),
             numbers={"starving": 0.03, "n": 100},
             figure="toy.png",
+            rule="Shown under every reading the text supports (`default`).",
         )
 
     return Diagnosis(PAPER, "frozen", ("C1",), "Runs that starve", analyse)
@@ -129,6 +142,71 @@ def test_the_report_opens_on_verdicts_and_diagnoses_and_reads_offline(results, c
     table = findings_table(PAPER, found)
     assert table.loc[0, "claims"] == "C1" and table.loc[0, "confirmed"] == confirmed
     assert table.loc[0, "numbers"] == "starving=0.03; n=100"
+    assert "Rule: Shown under every reading" in page and table.loc[0, "rule"].startswith("Shown under")
+    assert SMOKE not in page and table.loc[0, "conclusion"] in (PUBLISHED, RECONSTRUCTION)
+
+
+def test_a_smoke_run_shows_no_verdict_nor_conclusion(results):
+    ctx = Context(results, PAPER, scale={"max_runs": 4}, figure_dir=results / "draw")
+    diag = _toy(True)
+    found = [(diag, diag.analyse(ctx))]
+    found[0][1].smoke = True  # as diagnose() marks it under a smoke config's caps
+    page = report_html(results, PAPER, {**SETTINGS, "scale": {"max_runs": 4}}, found, ctx.figure_dir)
+    assert f'style="background:#e0e0e0">{SMOKE}</span>' in page  # the conclusion badge, neutral grey
+    assert f'<td style="background:#e0e0e0">{SMOKE}</td>' in page  # the verdict cells
+    assert "the published algorithm does this" not in page and ">fails<" not in page
+    assert findings_table(PAPER, found).loc[0, "conclusion"] == SMOKE
+
+
+def test_diagnose_marks_findings_smoke_only_under_scale_caps(results, monkeypatch):
+    import dpbandits.diagnoses as pkg
+
+    monkeypatch.setitem(pkg.PAPERS, PAPER, [_toy(True)])
+    assert not diagnose(Context(results, PAPER, figure_dir=results / "d"))[0][1].smoke
+    assert diagnose(Context(results, PAPER, scale={"max_runs": 4}, figure_dir=results / "d"))[0][1].smoke
+
+
+@pytest.mark.parametrize(
+    "shown, support, discrepancy, expected, words",
+    [
+        ({"default": False}, {}, "the paper's 30,000", RECONSTRUCTION, "30,000"),
+        ({"default": True, "a": True}, {"a": "implied"}, None, PUBLISHED, "`default`, `a`"),
+        ({"default": True, "a": False}, {}, None, TEXT_OPEN, "shown under `default`, not under `a`"),
+        ({"default": False, "a": False}, {}, None, UNEXPLAINED, "(`default`, `a`)"),
+        ({"default": True, "a": False}, {"a": "contradicted"}, None, PUBLISHED, "contradicted by the text: `a`"),
+        ({"default": False, "a": True}, {"a": "contradicted"}, None, UNEXPLAINED, "contradicted by the text: `a`"),
+        ({"a": True}, {"a": "contradicted"}, None, UNEXPLAINED, "No reading the text supports was tried"),
+    ],
+)
+def test_decide_takes_each_branch(shown, support, discrepancy, expected, words):
+    conclusion, rule = decide(shown, support, discrepancy)
+    assert conclusion == expected and words in rule
+
+
+def test_decide_names_bad_input():
+    with pytest.raises(ValueError, match="shown is empty"):
+        decide({}, {})
+    with pytest.raises(ValueError, match=r"support\['a'\]='likely'"):
+        decide({"a": True}, {"a": "likely"})
+
+
+def test_reading_support_reads_the_manifests(results):
+    import json
+
+    for slug, meta in {
+        "v_2": {"reading": "v=2", "support": {PAPER: {"level": "implied", "relative": 1, "text": "x"}}},
+        "w_1": {"reading": "w=1"},
+    }.items():
+        base = results / "readings" / slug / "figures" / PAPER
+        base.mkdir(parents=True)
+        (base / "reading.json").write_text(json.dumps(meta))
+    ctx = Context(results, PAPER, figure_dir=results / "draw")
+    assert ctx.reading_support() == {"default": "stated", "v=2": "implied", "w=1": "consistent"}
+    (results / "readings" / "w_1" / "figures" / PAPER / "reading.json").write_text(
+        json.dumps({"reading": "w=1", "support": {PAPER: {"level": "maybe"}}})
+    )
+    with pytest.raises(ValueError, match="support level 'maybe'"):
+        ctx.reading_support()
 
 
 def test_a_diagnostics_block_becomes_figures_kept_out_of_readings():

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from dpbandits.diagnoses import RECONSTRUCTION, TEXT_OPEN, Context, chen2024
+from dpbandits.diagnoses import PUBLISHED, TEXT_OPEN, UNEXPLAINED, Context, _chen_ratio, chen2024
 
 TRIALS = 1000
 READING = "two_arm.mu2=0.4"
@@ -55,14 +55,20 @@ def schedule_tables(root, one_shot_loses, dexp_top=0.99):
     return Context(root, "chen2024", figure_dir=root / "fig")
 
 
+def test_appendix_b_implies_dexp_alone():
+    # dexp: 1000, 423, 77 as Appendix B's surviving cells; one_shot 1000, 3; halving 1000, 500
+    assert chen2024.schedule_support() == {"one_shot": "contradicted", "default": "implied", "halving": "contradicted"}
+
+
 @pytest.mark.parametrize(
     "one_shot_loses, dexp_top, shown",
-    [(False, 0.99, True), (True, 0.99, False), (False, 1.0, False)],  # the last: no floor at the largest ε
+    # the second: one_shot loses too, but Appendix B contradicts it; the last: no floor at the largest ε
+    [(False, 0.99, True), (True, 0.99, True), (False, 1.0, False)],
 )
 def test_schedule_floor(tmp_path, one_shot_loses, dexp_top, shown):
     f = chen2024.schedule_floor(schedule_tables(tmp_path, one_shot_loses, dexp_top))
     assert f.confirmed is shown, f.result
-    assert f.conclusion == (TEXT_OPEN if shown else RECONSTRUCTION)
+    assert f.conclusion == (PUBLISHED if shown else UNEXPLAINED), f.rule
     assert "DP-OD wins at ε = 10" in f.result
     assert (tmp_path / "fig" / f.figure).exists()
 
@@ -71,9 +77,10 @@ RATIOS = [1, 10, 100]
 LONG = [1, 10, 100, 1000]
 
 
-def fig2(root, failing_eps, od_end=0.6, reading=True):
-    """Claims (Fig2 flipped by READING), the reading's Figure 2 (DP-OD flat in the panel at ``failing_eps``) and the
-    diagnostic figure (DP-OD at ``od_end`` at ratio 1000 in every panel)."""
+def fig2(root, failing_eps, od_end=0.6, reading=True, default_fails=False):
+    """Claims (Fig2 flipped by READING), the reading's Figure 2 (DP-OD flat in the panel at ``failing_eps``), the
+    default's (DP-OD flat at ε = 0.1 if ``default_fails``, else dropping everywhere) and the diagnostic figure
+    (DP-OD at ``od_end`` at ratio 1000 in every panel)."""
     write(
         root / "claims" / "chen2024.csv",
         [
@@ -84,14 +91,18 @@ def fig2(root, failing_eps, od_end=0.6, reading=True):
     slug = root / "readings" / "r1" / "figures" / "chen2024"
     slug.mkdir(parents=True)
     (slug / "reading.json").write_text(json.dumps({"reading": READING if reading else "k=10"}))
-    table, dose = [], []
+    table, dose, default = [], [], []
+    drop = dict(zip(RATIOS, [1.0, 0.7, 0.55], strict=True))
     for p, eps in enumerate([0.1, 5.0]):
-        od = dict.fromkeys(RATIOS, 1.0) if eps == failing_eps else dict(zip(RATIOS, [1.0, 0.7, 0.55], strict=True))
+        od = dict.fromkeys(RATIOS, 1.0) if eps == failing_eps else drop
         table += rows("fig2", p, "ratio", {("dp_bai", ""): dict.fromkeys(RATIOS, 1.0), ("dp_od", ""): od}, eps)
+        od = dict.fromkeys(RATIOS, 1.0) if default_fails and eps == 0.1 else drop
+        default += rows("fig2", p, "ratio", {("dp_bai", ""): dict.fromkeys(RATIOS, 1.0), ("dp_od", ""): od}, eps)
         od_long = dict(zip(LONG, [1.0, 0.99, 0.96, od_end], strict=True))
         curves = {("dp_bai", ""): dict.fromkeys(LONG, 1.0), ("dp_od", ""): od_long}
         dose += rows("diagnostics/fig2_ratio_dose", p, "ratio", curves, eps)
     write(slug / "fig2.csv", table)
+    write(root / "figures" / "chen2024" / "fig2.csv", default)
     write(root / "figures" / "chen2024" / "diagnostics" / "fig2_ratio_dose.csv", dose)
     return Context(root, "chen2024", figure_dir=root / "fig")
 
@@ -99,7 +110,7 @@ def fig2(root, failing_eps, od_end=0.6, reading=True):
 def test_ratio_range_confirmed_when_the_failing_panel_needs_a_longer_grid(tmp_path):
     f = chen2024.ratio_range(fig2(tmp_path, failing_eps=5.0))
     assert f.confirmed, f.result
-    assert f.conclusion == TEXT_OPEN
+    assert f.conclusion == PUBLISHED, f.rule
     assert "two_arm.mu2=0.4 at ε = 5 (r* = 108)" in f.result
     assert (tmp_path / "fig" / f.figure).exists()
 
@@ -112,19 +123,24 @@ def test_ratio_range_confirmed_when_the_failing_panel_needs_a_longer_grid(tmp_pa
         dict(failing_eps=5.0, reading=False),  # the flipping reading does not set mu2
     ],
 )
-def test_ratio_range_not_confirmed(tmp_path, why):
+def test_ratio_range_text_open_when_only_the_default_is_explained(tmp_path, why):
     f = chen2024.ratio_range(fig2(tmp_path, **why))
     assert not f.confirmed, f.result
-    assert f.conclusion == RECONSTRUCTION
+    assert f.conclusion == TEXT_OPEN, f.rule  # the default fails nothing; the flipping reading is not explained
+
+
+def test_ratio_range_not_explained_when_the_default_fails_too(tmp_path):
+    f = chen2024.ratio_range(fig2(tmp_path, failing_eps=0.1, default_fails=True))
+    assert not f.confirmed and f.conclusion == UNEXPLAINED, f.rule
 
 
 def test_constants_match_the_config():
     config = yaml.safe_load((Path(__file__).parents[1] / "config" / "config.yaml").read_text())
     papers = config["papers"]["chen2024"]
     dose = papers["diagnostics"]["fig2_ratio_dose"]
-    assert dose["instance"]["mu2"] == chen2024.DOSE_MU2 and dose["instance"]["mu1"] == chen2024.MU1
-    assert papers["figures"]["fig2"]["budget"] == chen2024.FIG2_BUDGET == dose["budget"]
-    assert max(papers["figures"]["fig2"]["values"]) == chen2024.FIG2_GRID_END
+    assert dose["instance"]["mu2"] == _chen_ratio.DOSE_MU2 and dose["instance"]["mu1"] == _chen_ratio.MU1
+    assert papers["figures"]["fig2"]["budget"] == _chen_ratio.FIG2_BUDGET == dose["budget"]
+    assert max(papers["figures"]["fig2"]["values"]) == _chen_ratio.FIG2_GRID_END
 
 
 BUDGETS = [500, 1000, 2000, 4000]
@@ -149,5 +165,5 @@ def sensitivity(root, od_top, bai_top):
 def test_ceiling(tmp_path, od_top, bai_top, shown):
     f = chen2024.ceiling(sensitivity(tmp_path, od_top, bai_top))
     assert f.confirmed is shown, f.result
-    assert f.conclusion == (TEXT_OPEN if shown else RECONSTRUCTION)
-    assert "dexp vs dp_od, panel 1: won 1/4" in f.result  # at ε = 1 DP-BAI leads at one budget of four
+    assert f.conclusion == (PUBLISHED if shown else UNEXPLAINED), f.rule
+    assert "default vs dp_od, panel 1: won 1/4" in f.result  # at ε = 1 DP-BAI leads at one budget of four

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 from _tables import Tables, context, pulls, write_claims
 
-from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, crosspaper
+from dpbandits.diagnoses import PUBLISHED, TEXT_OPEN, crosspaper
+from dpbandits.diagnoses._core import UNEXPLAINED
 from dpbandits.diagnoses._starving import NO_NOISE, means_of
 
 T = 1_000_000
@@ -51,9 +52,12 @@ def build(results, starved=(16, 32), kept=300.0):
     tables.write(results)
 
 
-def fake_ablation(rate_noise):
-    def run(means, epsilon, horizon, runs, factors, seed, tag):
-        rates = {NO_NOISE: 0.0, 1.0: rate_noise}
+def fake_ablation(rate_noise, readings=None):
+    """An ``ablation`` stand-in: ``rate_noise`` of the runs starve with the noise (``readings``: {reading: rate}
+    overrides it), none without."""
+
+    def run(means, epsilon, horizon, runs, factors, seed, tag, update="frozen"):
+        rates = {NO_NOISE: 0.0, 1.0: (readings or {}).get(update, rate_noise)}
         return {
             c: pd.DataFrame(
                 {
@@ -87,7 +91,17 @@ def test_starving_not_confirmed_when_the_excess_stays_without_them(results, tmp_
     monkeypatch.setattr(crosspaper, "ablation", fake_ablation(0.05))
     f = crosspaper.starving(context(results, "crosspaper", tmp_path))
     assert not f.confirmed
-    assert f.conclusion == RECONSTRUCTION
+    assert f.conclusion == TEXT_OPEN  # the other readings' ablations still starve
+    assert f.numbers["starving shown under"] == "literal, live_bonus, scheduled"
+
+
+def test_starving_text_open_when_the_box_read_literally_does_not_starve(results, tmp_path, monkeypatch):
+    build(results, starved=(16, 32, 48, 64, 80, 96))
+    monkeypatch.setattr(crosspaper, "ablation", fake_ablation(0.05, {"literal": 0.0}))
+    f = crosspaper.starving(context(results, "crosspaper", tmp_path))
+    assert f.confirmed
+    assert f.conclusion == TEXT_OPEN
+    assert f.numbers["starving shown under"] == "frozen, live_bonus, scheduled"
 
 
 def test_starving_not_confirmed_when_the_noise_does_not_starve(results, tmp_path, monkeypatch):
@@ -95,3 +109,5 @@ def test_starving_not_confirmed_when_the_noise_does_not_starve(results, tmp_path
     monkeypatch.setattr(crosspaper, "ablation", fake_ablation(0.0))
     f = crosspaper.starving(context(results, "crosspaper", tmp_path))
     assert not f.confirmed
+    assert f.conclusion == UNEXPLAINED
+    assert f.numbers["starving shown under"] == "none"

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from dpbandits.core.instances import means_for
-from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, Context, hu2022
+from dpbandits.diagnoses import PUBLISHED, UNEXPLAINED, Context, hu2022
 
 HORIZON, RUNS, EPS = 20_000, 8, 0.5
 
@@ -79,7 +79,7 @@ def test_not_confirmed_when_the_ratio_lies_above_one(tmp_path, twins):
     }
     f = hu2022.klucb_level(write_tables(tmp_path, finals))
     assert not f.confirmed, f.result
-    assert f.conclusion == RECONSTRUCTION
+    assert f.conclusion == UNEXPLAINED
 
 
 def test_not_confirmed_when_the_twin_does_not_reproduce_the_figure(tmp_path, twins):

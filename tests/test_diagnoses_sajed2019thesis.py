@@ -6,7 +6,7 @@ import math
 import pytest
 from _tables import Tables, write_claims
 
-from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, Context
+from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, UNEXPLAINED, Context
 from dpbandits.diagnoses._halting import (
     MODIFIED,
     STANDARD,
@@ -46,6 +46,11 @@ def test_c1_split_shown_when_dp_ucb_gains_with_epsilon(tmp_path):
     assert "DP-UCB already leads in 2 of the settings" in f.summary
 
 
+def test_c1_split_suspects_the_reconstruction_when_dp_se2_gains_with_epsilon(tmp_path):
+    f = c1_split(_split_folder(tmp_path, 1.0), claim="C-3 (C1 split)", quotes=(), figures=("figA_1",))
+    assert not f.confirmed and f.conclusion == RECONSTRUCTION and "fairly large" in f.rule
+
+
 def test_split_reason_names_the_failing_side():
     assert "leads in none" in split_reason({"small ε or K=20: wins/ties/losses": "3/3/0", "others: DP-UCB wins": "0"})
     assert "leads in 1 of" in split_reason({"small ε or K=20: wins/ties/losses": "3/2/1", "others: DP-UCB wins": "2"})
@@ -53,7 +58,7 @@ def test_split_reason_names_the_failing_side():
 
 def test_c1_split_not_shown_when_dp_ucb_ignores_epsilon(tmp_path):
     f = c1_split(_split_folder(tmp_path, 0.0), claim="C-3 (C1 split)", quotes=(), figures=("figA_1",))
-    assert not f.confirmed and f.conclusion == RECONSTRUCTION
+    assert not f.confirmed and f.conclusion == UNEXPLAINED
     assert math.isnan(f.numbers["crossing"]) or f.numbers["slope difference"] == pytest.approx(0.0, abs=1e-6)
 
 
@@ -100,8 +105,8 @@ def test_halting_runs_the_kernel_at_a_capped_scale(tiny):
     """T = 2000 ends before any halt: every time is T, so neither mechanism can show."""
     f1 = halting_c1(tiny, claim="C-3 (C1, modified faster)", quotes=())
     f2 = halting_c2(tiny, claim="C-3 (C2, not long after)", quotes=())
-    assert not f1.confirmed and f1.conclusion == RECONSTRUCTION and "T = 2000" in f1.experiment
-    assert not f2.confirmed and f2.conclusion == RECONSTRUCTION and f2.numbers["settings above 2"] == 0
+    assert not f1.confirmed and f1.conclusion == UNEXPLAINED and "T = 2000" in f1.experiment
+    assert not f2.confirmed and f2.conclusion == UNEXPLAINED and f2.numbers["settings above 2"] == 0
     assert "K=5 ε=1 19.4 ± 0.9" in f1.result
 
 

@@ -10,6 +10,7 @@ from _tables import Tables, context, pulls, write_claims
 
 from dpbandits.core.instances import NAMED
 from dpbandits.diagnoses import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, _tossou_starving, tossou2016
+from dpbandits.diagnoses._core import UNEXPLAINED
 from dpbandits.diagnoses._starving import NO_NOISE, ablation
 
 T = 100_000
@@ -115,6 +116,32 @@ def fake_ablation(rates):
 NOISE_DRIVEN = {NO_NOISE: 0.0, 0.5: 0.004, 1.0: 0.04, 2.0: 0.15}
 
 
+def reading_table(starving=None, over=()):
+    """A :func:`reading_table` stand-in: 500 runs per reading at T = 1e5 and 1e6; ``starving``: {reading: starving
+    runs with the noise} (none without it; default 20 under every reading); ``over``: the readings whose mean final
+    regret (1000 ± 10) exceeds the bound 600 (the others: 300 ± 10)."""
+    starving = starving or {}
+    rows = []
+    for r in ("frozen", "literal", "live_bonus", "scheduled"):
+        for h in (T, 10 * T):
+            k, m = starving.get(r, 20), 1000.0 if r in over else 300.0
+            rows.append(
+                {"reading": r, "horizon": h, "runs": 500, "starving": k, "lo": 0.0, "hi": 0.1, "quiet": 0}
+                | {"mean": m, "hw": 10.0, "bound": 600.0, "ratio": m / 600.0, "per_interval": 1.0}
+                | {"eps_spent": 10.0, "eps_multiple": 1.0}
+            )
+    return lambda means, eps, seed, cap_runs, cap_horizon: pd.DataFrame(rows)
+
+
+@pytest.fixture(autouse=True)
+def fresh_readings(monkeypatch):
+    """Every test its own readings table (the diagnosis caches it per caps)."""
+    monkeypatch.setattr(_tossou_starving, "reading_table", reading_table())
+    _tossou_starving._readings.cache_clear()
+    yield
+    _tossou_starving._readings.cache_clear()
+
+
 @pytest.fixture
 def results(tmp_path):
     build(tmp_path)
@@ -136,7 +163,27 @@ def test_starving_not_confirmed_when_the_ablation_keeps_them(results, tmp_path, 
     monkeypatch.setattr(_tossou_starving, "ablation", fake_ablation(dict.fromkeys(NOISE_DRIVEN, 0.04)))
     f = tossou2016.starving(context(results, "tossou2016", tmp_path))
     assert not f.confirmed
-    assert f.conclusion == RECONSTRUCTION
+    assert f.conclusion == TEXT_OPEN  # the other readings' table still starves
+
+
+def test_starving_text_open_when_the_box_read_literally_does_not_starve(results, tmp_path, monkeypatch):
+    monkeypatch.setattr(_tossou_starving, "ablation", fake_ablation(NOISE_DRIVEN))
+    monkeypatch.setattr(_tossou_starving, "reading_table", reading_table({"literal": 1, "scheduled": 0}))
+    f = tossou2016.starving(context(results, "tossou2016", tmp_path))
+    assert f.confirmed
+    assert f.conclusion == TEXT_OPEN
+    assert f.numbers["starving shown under"] == "frozen, live_bonus"
+    assert "one release per interval: `frozen` starves 20/500" in f.summary
+
+
+def test_starving_not_explained_when_no_reading_starves(results, tmp_path, monkeypatch):
+    monkeypatch.setattr(_tossou_starving, "ablation", fake_ablation(dict.fromkeys(NOISE_DRIVEN, 0.04)))
+    monkeypatch.setattr(
+        _tossou_starving, "reading_table", reading_table(dict.fromkeys(("literal", "live_bonus", "scheduled"), 2))
+    )
+    f = tossou2016.starving(context(results, "tossou2016", tmp_path))
+    assert f.conclusion == UNEXPLAINED
+    assert f.numbers["starving shown under"] == "none"
 
 
 def test_starving_not_confirmed_when_runs_stop_between_releases(tmp_path, monkeypatch):
@@ -178,6 +225,12 @@ def test_spreads_not_confirmed_when_scatter_carries_them(tmp_path):
     assert "dp_ucb_tossou" in f.result.split("Still above")[1]
 
 
+def test_spreads_not_explained_when_no_spread_reaches_the_threshold(tmp_path):
+    build(tmp_path, starved=())
+    f = tossou2016.spreads(context(tmp_path, "tossou2016", tmp_path))
+    assert not f.confirmed and f.conclusion == UNEXPLAINED, f.rule
+
+
 def _readings(results, pucb_sd=50.0):
     build(results, "nu_form=tr_ln_n", bound_shift=400.0, pucb_sd=pucb_sd)
     build(results, "hybrid_split=none", dpucb_shift=-300.0)
@@ -192,9 +245,16 @@ def test_private_ucb_spread_confirmed_when_every_run_explores(results, tmp_path)
 
 
 def test_private_ucb_spread_not_confirmed_when_a_reading_reaches_the_spread(results, tmp_path):
-    _readings(results, pucb_sd=4000.0)
+    _readings(results, pucb_sd=4000.0)  # a range of about 5 x 4000 under nu_form
     f = tossou2016.private_ucb_spread(context(results, "tossou2016", tmp_path))
-    assert not f.confirmed
+    assert not f.confirmed and f.conclusion == TEXT_OPEN, f.rule
+
+
+def test_private_ucb_spread_not_explained_when_every_reading_reaches_it(tmp_path):
+    build(tmp_path, pucb_sd=4000.0)
+    build(tmp_path, "nu_form=tr_ln_n", pucb_sd=4000.0)
+    f = tossou2016.private_ucb_spread(context(tmp_path, "tossou2016", tmp_path))
+    assert not f.confirmed and f.conclusion == UNEXPLAINED, f.rule
 
 
 def _c3_ledger(results, flips):
@@ -205,35 +265,22 @@ def _c3_ledger(results, flips):
     write_claims(results, "tossou2016", rows)
 
 
-def test_bound_catches_confirmed_when_flipping_readings_move_a_regret(results, tmp_path):
-    _readings(results)
+def test_bound_catches_text_open_when_bound_catches_under_the_default_only(results, tmp_path):
+    _readings(results)  # BOUND 300 < DP-UCB 500 by default; behind under nu_form (700) and hybrid_split (DP-UCB 200)
     _c3_ledger(results, ["nu_form=tr_ln_n", "hybrid_split=none"])
     f = tossou2016.bound_catches(context(results, "tossou2016", tmp_path))
-    assert f.confirmed, f.result
-    assert f.conclusion == TEXT_OPEN
-    assert f.numbers["moving a final regret by > 2 s.e."] == "hybrid_split=none; nu_form=tr_ln_n"
+    assert f.conclusion == TEXT_OPEN, f.rule
+    assert set(f.numbers["BOUND behind at T under"].split("; ")) == {"nu_form=tr_ln_n", "hybrid_split=none"}
+    assert set(f.numbers["BOUND caught up under"].split("; ")) == {"default", "bound_sqrt=False"}
 
 
-def test_bound_catches_not_confirmed_when_a_flip_moves_nothing(results, tmp_path):
-    _readings(results)
-    _c3_ledger(results, ["nu_form=tr_ln_n", "bound_sqrt=False"])
-    f = tossou2016.bound_catches(context(results, "tossou2016", tmp_path))
-    assert not f.confirmed
-
-
-def literal_ablation(noisy, quiet):
-    """An ``ablation`` stand-in for the literal reading: mean final regret ``noisy`` with the noise, ``quiet``
-    without."""
-
-    def run(means, epsilon, horizon, runs, factors, seed, tag, update="frozen"):
-        assert update == "literal"
-        level = {1.0: noisy, NO_NOISE: quiet}
-        return {
-            c: pd.DataFrame({"final_regret": level[c] + np.arange(runs) % 3, "best_pulls": T}).assign(starving=False)
-            for c in factors
-        }
-
-    return run
+@pytest.mark.parametrize("shift, expected", [(400.0, PUBLISHED), (0.0, UNEXPLAINED)])
+def test_bound_catches_published_or_not_explained(tmp_path, shift, expected):
+    build(tmp_path, bound_shift=shift)
+    build(tmp_path, "nu_form=tr_ln_n", bound_shift=shift)
+    _c3_ledger(tmp_path, ["nu_form=tr_ln_n"])
+    f = tossou2016.bound_catches(context(tmp_path, "tossou2016", tmp_path))
+    assert f.conclusion == expected, f.rule
 
 
 def _literal_world(tmp_path, best_pulls):
@@ -243,26 +290,30 @@ def _literal_world(tmp_path, best_pulls):
     return context(tmp_path, "tossou2016", tmp_path)
 
 
-def test_literal_bound_confirmed_when_the_literal_reading_explores_more(tmp_path, monkeypatch):
-    monkeypatch.setattr(_tossou_starving, "ablation", literal_ablation(900.0, 60.0))
+@pytest.mark.parametrize(
+    ("over", "conclusion"),
+    [(("frozen", "literal", "live_bonus", "scheduled"), PUBLISHED), (("literal",), TEXT_OPEN), ((), UNEXPLAINED)],
+)
+def test_literal_bound_weighs_the_readings_above_the_bound(tmp_path, monkeypatch, over, conclusion):
+    monkeypatch.setattr(_tossou_starving, "reading_table", reading_table(over=over))
     f = tossou2016.literal_bound(_literal_world(tmp_path, T - 3000))
-    assert f.confirmed, f.result
-    assert f.conclusion == PUBLISHED
+    assert f.confirmed == ("literal" in over), f.result
+    assert f.conclusion == conclusion
+    assert f.numbers["above the bound under"] == (", ".join(over) or "none")
     assert f.numbers["curves above the bound at T"] == 4
     assert f.numbers["theory check's violations"] == "fig2a X (ε=1)"
 
 
-def test_literal_bound_not_confirmed_without_extra_exploration(tmp_path, monkeypatch):
-    monkeypatch.setattr(_tossou_starving, "ablation", literal_ablation(900.0, 60.0))
-    f = tossou2016.literal_bound(_literal_world(tmp_path, T - 1000))
-    assert not f.confirmed
-    assert f.conclusion == RECONSTRUCTION
+def test_reading_table_counts_starving_runs_and_releases_on_a_tiny_instance():
+    """The real table, tiny: 2 readings' rows at each capped T, exact intervals that hold the share, and the
+    releases of `frozen` one per interval, of `literal` more."""
+    from dpbandits.diagnoses._starving import reading_table as real
 
-
-def test_literal_bound_not_confirmed_when_the_noise_is_not_the_cause(tmp_path, monkeypatch):
-    monkeypatch.setattr(_tossou_starving, "ablation", literal_ablation(900.0, 900.0))
-    f = tossou2016.literal_bound(_literal_world(tmp_path, T - 3000))
-    assert not f.confirmed
+    df = real([0.9, 0.6], 1.0, 0, lambda n: min(n, 6), lambda h: min(h, 2000))
+    assert set(df["horizon"]) == {2000} and len(df) == 4
+    assert ((df["lo"] <= df["starving"] / df["runs"]) & (df["starving"] / df["runs"] <= df["hi"])).all()
+    per = df.set_index("reading")["per_interval"]
+    assert per["frozen"] == 1.0 and per["live_bonus"] == 1.0 and per["literal"] > 1.0
 
 
 UNIFORM_10ARM = 1_000 * 0.395  # uniform play's regret at t = 1000 in the 10-arm instance (mean gap 0.395)
@@ -273,7 +324,7 @@ def test_round_robin_text_open_while_everyone_explores_uniformly(tmp_path):
     build(tmp_path, starved=(), early=early)
     f = tossou2016.round_robin(context(tmp_path, "tossou2016", tmp_path))
     assert f.confirmed, f.result
-    assert f.conclusion == TEXT_OPEN
+    assert f.conclusion == PUBLISHED
     assert f.numbers["not below Private-UCB"] == "fig2d dp_ucb_bound t=1000-1000"
 
 
@@ -287,4 +338,4 @@ def test_round_robin_not_confirmed_when_an_exploiting_algorithm_is_not_below(tmp
 def test_round_robin_not_confirmed_when_private_ucb_is_worst_everywhere(tmp_path):
     build(tmp_path, starved=())
     f = tossou2016.round_robin(context(tmp_path, "tossou2016", tmp_path))
-    assert not f.confirmed
+    assert not f.confirmed and f.conclusion == UNEXPLAINED

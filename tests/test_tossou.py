@@ -171,3 +171,47 @@ def test_private_ucb_bonus_dominates_allocation():
     n1, n2 = r.pulls[:, 0], r.pulls[:, 1]
     predicted = 0.3 * n1 * n2 / c_t
     np.testing.assert_allclose(n1 - n2, predicted, rtol=0.25)
+
+
+def test_release_stats_on_a_hand_counted_log():
+    """Arm 1 released 3 times at count 5, arm 0 at counts 5 and 10: 5 releases over 3 intervals; arm 1's first
+    reward is read 3 times, 3 x 5^-0.55 by simple composition, 3 times its one release at count 5."""
+    from dpbandits.diagnoses._starving import release_stats
+
+    log = [(11, 0, 5), (11, 1, 5), (12, 1, 5), (13, 1, 5), (16, 0, 10)]
+    per, spent, multiple = release_stats(log, 1.1)
+    assert per == pytest.approx(5 / 3)
+    assert spent == pytest.approx(3 * 5**-0.55)
+    assert multiple == pytest.approx(3.0)
+    with pytest.raises(ValueError, match="empty"):
+        release_stats([], 1.1)
+
+
+@pytest.mark.parametrize("update", ["frozen", "literal", "live_bonus", "scheduled"])
+def test_twin_release_log_follows_each_reading_rule(update):
+    """The twin's log against the rule written out from its own pulls: K = 2, f = 5 (target eps 4): frozen and
+    live_bonus release an arm at the first decision after each 5th pull, literal every arm at every decision while
+    its count is a multiple of 5, scheduled every arm at t = 11, 16, 21, ..."""
+    from dpbandits.reference.tossou import DPUCBInt
+
+    params = {"tie_break": "random", "delta": math.exp(-10), "v": 1.1, "eps_log": "ln", "int_update": update}
+    rng = np.random.default_rng(3)
+    twin, counts, expected = DPUCBInt(2, 80, 4.0, rng, params), [0, 0], []
+    assert twin.f == 5
+    last = [0, 0]
+    for t in range(1, 81):
+        for a in range(2) if t > 10 else ():
+            n = counts[a]
+            if update == "scheduled":
+                fire = (t - 11) % 5 == 0
+            else:
+                fire = n % 5 == 0 and (update == "literal" or n != last[a])
+            if fire:
+                expected.append((t, a, n))
+                last[a] = n
+        a = twin.select(t)
+        twin.update(a, float(rng.random() < (0.9, 0.6)[a]))
+        counts[a] += 1
+    assert twin.releases == expected
+    if update == "scheduled":
+        assert len(expected) == 2 * len(range(11, 81, 5))

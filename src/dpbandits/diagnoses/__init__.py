@@ -8,7 +8,19 @@ results folder and :mod:`.render` writes the paper's replication report (``resul
 from __future__ import annotations
 
 from . import chen2024, crosspaper, hu2022, sajed2019, sajed2019thesis, tossou2016
-from ._core import CONCLUSIONS, PUBLISHED, RECONSTRUCTION, TEXT_OPEN, Context, Diagnosis, Finding, Quote
+from ._core import (
+    CONCLUSIONS,
+    PUBLISHED,
+    RECONSTRUCTION,
+    SUPPORT_LEVELS,
+    TEXT_OPEN,
+    UNEXPLAINED,
+    Context,
+    Diagnosis,
+    Finding,
+    Quote,
+    decide,
+)
 
 PAPERS: dict[str, list[Diagnosis]] = {
     m.PAPER: m.DIAGNOSES for m in (tossou2016, sajed2019, sajed2019thesis, hu2022, chen2024, crosspaper)
@@ -21,20 +33,27 @@ def diagnoses(paper: str) -> list[Diagnosis]:
 
 
 def diagnose(ctx: Context) -> list[tuple[Diagnosis, Finding]]:
-    """Every diagnosis of ``ctx.paper`` with its finding, in the module's order."""
-    return [(d, d.analyse(ctx)) for d in diagnoses(ctx.paper)]
+    """Every diagnosis of ``ctx.paper`` with its finding, in the module's order; under a smoke config's scale caps
+    (``ctx.scale`` not empty) each finding is marked ``smoke`` (the report shows no conclusion)."""
+    found = [(d, d.analyse(ctx)) for d in diagnoses(ctx.paper)]
+    for _, f in found:
+        f.smoke = bool(ctx.scale)
+    return found
 
 
 __all__ = [
     "CONCLUSIONS",
     "PUBLISHED",
     "RECONSTRUCTION",
+    "SUPPORT_LEVELS",
     "TEXT_OPEN",
+    "UNEXPLAINED",
     "Context",
     "Diagnosis",
     "Finding",
     "PAPERS",
     "Quote",
+    "decide",
     "diagnose",
     "diagnoses",
 ]

@@ -5,7 +5,8 @@ function reads the pipeline's tables and simulations through a :class:`Context` 
 diagnostic figures ``diagnostics/<name>`` simulated by the ``simulate`` rule, the readings' tables) and, where
 it needs per-step traces, runs the algorithms' reference twins itself, seeded from the config's root seed. It
 returns a :class:`Finding`: whether the experiment showed the suspected mechanism (``confirmed``, computed from
-the data, so it can come out either way) and what follows (``conclusion``, one of :data:`CONCLUSIONS`).
+the data, so it can come out either way) and what follows (``conclusion``, one of :data:`CONCLUSIONS`), chosen by
+:func:`decide` from the experiment's outcome under each reading and the text's support for that reading.
 """
 
 from __future__ import annotations
@@ -19,14 +20,59 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..pipeline.support import SUPPORT_LEVELS
+
 PUBLISHED = "published"  # the published algorithm does this: the paper's claim or theorem fails for it as printed
 TEXT_OPEN = "text open"  # the paper's text leaves it open: which readings matter is stated
 RECONSTRUCTION = "reconstruction suspect"  # something in our reconstruction may be off: what would settle it
+UNEXPLAINED = "not explained"  # the experiment does not show the suspected mechanism under any supported reading
 CONCLUSIONS = {
     PUBLISHED: "the published algorithm does this",
     TEXT_OPEN: "the text leaves it open",
     RECONSTRUCTION: "our reconstruction is suspect",
+    UNEXPLAINED: "the experiment does not show the suspected mechanism",
 }
+
+
+def _names(readings) -> str:
+    return ", ".join(f"`{r}`" for r in readings) or "none"
+
+
+def decide(shown: dict[str, bool], support: dict[str, str], discrepancy: str | None = None) -> tuple[str, str]:
+    """The conclusion of a diagnosis and one sentence stating the rule that chose it.
+
+    shown       : reading name ("default" included) -> whether the experiment shows the mechanism under it
+    support     : reading name -> one of :data:`SUPPORT_LEVELS` (a reading missing from it is "consistent")
+    discrepancy : a named mismatch with something the paper reports (a number, a figure's shape), or None
+
+    In order: a discrepancy -> RECONSTRUCTION; shown under every reading the text supports (not "contradicted")
+    -> PUBLISHED; shown under some supported readings only -> TEXT_OPEN; under none -> UNEXPLAINED.
+    """
+    if not shown:
+        raise ValueError("decide: shown is empty (give at least the default reading's outcome)")
+    for reading, level in support.items():
+        if level not in SUPPORT_LEVELS:
+            raise ValueError(f"decide: support[{reading!r}]={level!r} is not one of {list(SUPPORT_LEVELS)}")
+    if discrepancy:
+        return (
+            RECONSTRUCTION,
+            f"Our data disagree with what the paper reports ({discrepancy}), so the rule stops there.",
+        )
+    level = {r: support.get(r, "consistent") for r in shown}
+    kept = [r for r in shown if level[r] != "contradicted"]
+    dropped = [r for r in shown if level[r] == "contradicted"]
+    aside = f"; set aside as contradicted by the text: {_names(dropped)}" if dropped else ""
+    yes, no = [r for r in kept if shown[r]], [r for r in kept if not shown[r]]
+    if yes and not no:
+        return PUBLISHED, f"Shown under every reading the text supports ({_names(yes)}){aside}."
+    if yes:
+        return (
+            TEXT_OPEN,
+            f"Among the readings the text supports, shown under {_names(yes)}, not under {_names(no)}{aside}.",
+        )
+    if not kept:
+        return UNEXPLAINED, f"No reading the text supports was tried{aside}."
+    return UNEXPLAINED, f"Not shown under any reading the text supports ({_names(no)}){aside}."
 
 
 @dataclass(frozen=True)
@@ -50,6 +96,8 @@ class Finding:
     quotes     : the paper's own words on the matter
     numbers    : the numbers behind ``result`` (name -> value), written to the findings table
     figure     : file name of a PNG the diagnosis drew in :attr:`Context.figure_dir`, or None
+    rule       : the sentence of :func:`decide` that chose ``conclusion`` (the readings on each side)
+    smoke      : set by :func:`~dpbandits.diagnoses.diagnose` when the run is under a smoke config's scale caps
     """
 
     mechanism: str
@@ -61,6 +109,8 @@ class Finding:
     quotes: tuple[Quote, ...] = ()
     numbers: dict = field(default_factory=dict)
     figure: str | None = None
+    rule: str = ""
+    smoke: bool = False
 
     def __post_init__(self):
         if self.conclusion not in CONCLUSIONS:
@@ -141,6 +191,20 @@ class Context:
         out = {}
         for manifest in sorted(self.results.glob(f"readings/*/figures/{self.paper}/reading.json")):
             out[json.loads(manifest.read_text())["reading"]] = manifest.parents[2].name
+        return out
+
+    def reading_support(self) -> dict[str, str]:
+        """{reading name: support level} in this paper's text, from the ``support`` entry ({paper: {"level": ...,
+        ...}}) of each reading's ``reading.json``; a manifest without it is "consistent", and "default" counts as
+        "stated" (no axis's default is one the text contradicts: tests/test_support.py)."""
+        out = {"default": "stated"}
+        for manifest in sorted(self.results.glob(f"readings/*/figures/{self.paper}/reading.json")):
+            meta = json.loads(manifest.read_text())
+            entry = meta.get("support", {}).get(self.paper)
+            level = entry.get("level", "consistent") if isinstance(entry, dict) else (entry or "consistent")
+            if level not in SUPPORT_LEVELS:
+                raise ValueError(f"{manifest}: support level {level!r} is not one of {list(SUPPORT_LEVELS)}")
+            out[meta["reading"]] = level
         return out
 
     def _base(self, reading: str | None) -> Path:

@@ -20,7 +20,7 @@ from ..bandits.dp_se2 import VARIANTS, dp_se2_kernel, noise_scales
 from ..claims._core import mean_se
 from ..core.instances import means_for
 from ..core.seeding import config_key, run_generator
-from ._core import PUBLISHED, RECONSTRUCTION, TEXT_OPEN, Context, Finding
+from ._core import PUBLISHED, TEXT_OPEN, Context, Finding, decide
 from ._sajed import Z, elimination_steps
 from ._thesis import fit_line
 
@@ -167,19 +167,15 @@ def halting_c1(ctx: Context, claim: str, quotes) -> Finding:
     experiment = experiment_text(
         ctx, "C1", " Dose-response: M in {2, 3, 5, 7, 10} at C = 16, K = 5, ε in {0.5, 1} (figure: ±1 s.e.)."
     )
-    if shown:
-        conclusion, summary = (
-            PUBLISHED,
-            f"Algorithm 10's halting round grows as M², so the modified DP-SE 2 eliminates about {speed:.0f} times "
-            "faster in C1 for ε > 0.25, not 5: 'roughly 1/5' does not follow from the published halting test.",
-        )
-    else:
-        conclusion, summary = (
-            RECONSTRUCTION,
-            "The elimination time does not grow faster than M in C1: the failed ratio is not the halting test's M²; "
-            "the thesis's per-run elimination times or code would settle where our DP-SE 2 differs.",
-        )
-    return Finding(mechanism, experiment, result, shown, conclusion, summary, tuple(quotes), nums, fig)
+    conclusion, rule = decide({"default": shown}, {"default": "stated"})
+    summary = (
+        f"Algorithm 10's halting round grows as M², so the modified DP-SE 2 eliminates about {speed:.0f} times "
+        "faster in C1 for ε > 0.25, not 5: 'roughly 1/5' does not follow from the published halting test."
+        if conclusion == PUBLISHED
+        else "The elimination time does not grow faster than M in C1: the failed ratio is not the halting test's "
+        "M²; the thesis's per-run elimination times or code would settle where our DP-SE 2 differs."
+    )
+    return Finding(mechanism, experiment, result, shown, conclusion, summary, tuple(quotes), nums, fig, rule=rule)
 
 
 def c2_verdict(eff: pd.DataFrame) -> tuple[bool, pd.DataFrame, float, float]:
@@ -216,23 +212,20 @@ def halting_c2(ctx: Context, claim: str, quotes) -> Finding:
         "and where they are small the Hoeffding term M h_r sets the halting round: then the multiplier M, not the "
         "privacy constant C, makes standard DP-SE 2 halt long after the modified one."
     )
-    if not shown:
-        conclusion, summary = (
-            RECONSTRUCTION,
-            "Where standard DP-SE 2 halts long after the modified one in C2, the multiplier M does not account for "
-            "it (or no setting does in these runs): the thesis's code or elimination times would settle it.",
-        )
-    elif len(at_a2):
-        conclusion, summary = (
-            PUBLISHED,
-            "In C2 the Hoeffding multiplier delays Algorithm 10 beyond one doubling, also in Figure A.2's K = 5: the "
-            "published DP-SE 2 halts long after the modified one, and the privacy-term explanation fails.",
-        )
-    else:
-        conclusion, summary = (
-            TEXT_OPEN,
-            "In Figure A.2 (K = 5), which the remark cites, standard DP-SE 2 halts within one doubling of the "
-            "modified one; at the other K of Figure A.6 the Hoeffding multiplier delays it more. Whether 'in setting "
-            "C2' covers those K the text leaves open.",
-        )
-    return Finding(mechanism, experiment_text(ctx, "C2"), result, shown, conclusion, summary, tuple(quotes), nums)
+    # which settings "in setting C2" covers: every K of Figures A.2 and A.6, or Figure A.2's K = 5 only
+    scopes = {"default": shown, "Figure A.2 only (K = 5)": shown and bool(len(at_a2))}
+    conclusion, rule = decide(scopes, {"default": "stated"})
+    summary = {
+        PUBLISHED: "In C2 the Hoeffding multiplier delays Algorithm 10 beyond one doubling, also in Figure A.2's "
+        "K = 5: the published DP-SE 2 halts long after the modified one, and the privacy-term explanation fails.",
+        TEXT_OPEN: "In Figure A.2 (K = 5), which the remark cites, standard DP-SE 2 halts within one doubling of the "
+        "modified one; at the other K of Figure A.6 the Hoeffding multiplier delays it more. Whether 'in setting "
+        "C2' covers those K the text leaves open.",
+    }.get(
+        conclusion,
+        "Where standard DP-SE 2 halts long after the modified one in C2, the multiplier M does not account for it "
+        "(or no setting does in these runs): the thesis's code or elimination times would settle it.",
+    )
+    return Finding(
+        mechanism, experiment_text(ctx, "C2"), result, shown, conclusion, summary, tuple(quotes), nums, rule=rule
+    )

@@ -14,12 +14,18 @@ from pathlib import Path
 import pandas as pd
 
 from ..claims import ledger
+from ..claims._core import KINDS
 from ..core import registry
 from ..core.provenance import made_with
-from ..drawing.notebook import VERDICT_COLOURS, scale_note
+from ..drawing.notebook import SMOKE, SMOKE_COLOUR, VERDICT_COLOURS, scale_note
 from ._core import CONCLUSIONS, Diagnosis, Finding
 
-CONCLUSION_COLOURS = {"published": "#f6d5cc", "text open": "#fbeec2", "reconstruction suspect": "#dde6f5"}
+CONCLUSION_COLOURS = {
+    "published": "#f6d5cc",
+    "text open": "#fbeec2",
+    "reconstruction suspect": "#dde6f5",
+    "not explained": "#e4dcef",
+}
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 64em; margin: 2em auto; padding: 0 1em; line-height: 1.45 }
 table { border-collapse: collapse; margin: 0.5em 0 1em } td, th { border: 1px solid #ccc; padding: 2px 6px;
@@ -69,8 +75,15 @@ def _fmt(v) -> str:
     return f"{v:.4g}" if isinstance(v, float) else str(v)
 
 
+def _smoke(found, settings: dict | None = None) -> bool:
+    """Whether the findings (or the settings) come from a run under a smoke config's scale caps."""
+    return bool((settings or {}).get("scale")) or any(f.smoke for _, f in found)
+
+
 def findings_table(paper: str, found: list[tuple[Diagnosis, Finding]]) -> pd.DataFrame:
-    """One row per diagnosis: its claims, whether the experiment confirmed the mechanism, the conclusion."""
+    """One row per diagnosis: its claims, whether the experiment confirmed the mechanism, the conclusion (``SMOKE``
+    under a smoke config's caps) and the rule that chose it."""
+    smoke = _smoke(found)
     return pd.DataFrame(
         [
             {
@@ -79,24 +92,26 @@ def findings_table(paper: str, found: list[tuple[Diagnosis, Finding]]) -> pd.Dat
                 "claims": "; ".join(d.claims),
                 "title": d.title,
                 "confirmed": f.confirmed,
-                "conclusion": f.conclusion,
+                "conclusion": SMOKE if smoke else f.conclusion,
+                "rule": f.rule,
                 "summary": f.summary,
                 "numbers": "; ".join(f"{k}={_fmt(v)}" for k, v in f.numbers.items()),
             }
             for d, f in found
         ],
-        columns=["paper", "diagnosis", "claims", "title", "confirmed", "conclusion", "summary", "numbers"],
+        columns=["paper", "diagnosis", "claims", "title", "confirmed", "conclusion", "rule", "summary", "numbers"],
     )
 
 
-def _finding_html(d: Diagnosis, f: Finding, figure_dir: Path) -> str:
-    colour = CONCLUSION_COLOURS[f.conclusion]
-    badge = f'<span class="badge" style="background:{colour}">{CONCLUSIONS[f.conclusion]}</span>'
+def _finding_html(d: Diagnosis, f: Finding, figure_dir: Path, smoke: bool = False) -> str:
+    colour, text = (SMOKE_COLOUR, SMOKE) if smoke else (CONCLUSION_COLOURS[f.conclusion], CONCLUSIONS[f.conclusion])
+    badge = f'<span class="badge" style="background:{colour}">{text}</span>'
     parts = [
         f'<h3 id="{d.name}">{html.escape(d.title)}</h3>',
         f"<p>Claims: {html.escape(', '.join(d.claims))} · Conclusion: {badge} · "
         f"Mechanism {'shown' if f.confirmed else '<b>not shown</b>'} by the experiment</p>",
         f"<p><b>{html.escape(f.summary)}</b></p>",
+        md(f"Rule: {f.rule or 'none recorded'}"),
         "<h4>Mechanism</h4>" + md(f.mechanism),
         "<h4>Experiment</h4>" + md(f.experiment),
         "<h4>Result</h4>" + md(f.result),
@@ -137,11 +152,14 @@ def report_html(results, paper: str, settings: dict, found, figure_dir) -> str:
     """The report page of ``paper`` (see the module's docstring)."""
     results, figure_dir = Path(results), Path(figure_dir)
     verdicts = ledger.verdicts(results, paper)
+    smoke = _smoke(found, settings)
+    colours = {SMOKE: SMOKE_COLOUR} if smoke else VERDICT_COLOURS
     where = {c: d.name for d, _ in found for c in d.claims}
     table = pd.DataFrame(
         {
             "claim": verdicts["claim_id"],
-            "verdict": verdicts["verdict"],
+            "kind": verdicts["kind"].map(KINDS),
+            "verdict": SMOKE if smoke else verdicts["verdict"],
             "robustness": verdicts["robustness"],
             "changed by": verdicts["changed_by"],
             "diagnosis": [f'<a href="#{where[c]}">{where[c]}</a>' if c in where else "" for c in verdicts["claim_id"]],
@@ -149,14 +167,19 @@ def report_html(results, paper: str, settings: dict, found, figure_dir) -> str:
     )
     missing = undiagnosed(verdicts, set(where))
     grid = ledger.reading_grid(results, paper).reset_index()
+    if smoke:
+        grid = grid.set_index("claim_id").map(lambda v: SMOKE if v in VERDICT_COLOURS else v).reset_index()
     main = [f for f in settings["figures"] if not f["figure"].startswith(("diagnostics/", "frontier/"))]
     note = scale_note(settings.get("scale"))
     body = [
         f"<h1>Replication report: {html.escape(settings['title'])}</h1>",
         f'<div class="banner">{md(note)}</div>' if note else "",
         "<h2>Verdicts</h2>",
-        "<p>Default reading of every reconstructed value; robustness over the readings (docs/reconstructions.md).</p>",
-        _table(table, VERDICT_COLOURS),
+        "<p>Each row's headline verdict: the verdict under the readings of the reconstructed values that the paper's "
+        "text supports best, with its robustness over the readings the text does not contradict "
+        "(docs/reconstructions.md). <i>paper claim</i> rows test a sentence of the paper; the others are the "
+        "project's own checks.</p>",
+        _table(table, colours),
         (
             f'<p class="undiagnosed">Failing robustly or depending on a reading, without a diagnosis: '
             f"{html.escape(', '.join(missing))}</p>"
@@ -164,9 +187,9 @@ def report_html(results, paper: str, settings: dict, found, figure_dir) -> str:
             else ""
         ),
         "<h2>Diagnoses</h2>",
-        *(_finding_html(d, f, figure_dir) for d, f in found),
+        *(_finding_html(d, f, figure_dir, smoke) for d, f in found),
         "<h2>Verdicts under every reading</h2>",
-        _table(grid, VERDICT_COLOURS),
+        _table(grid, colours),
         "<h2>What the text lost</h2>",
         "<p>The reading axes of the paper's algorithms: values the paper's text does not fix, each with the reason "
         "it is plausible (docs/reconstructions.md).</p>",

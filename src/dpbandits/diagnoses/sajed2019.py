@@ -20,6 +20,7 @@ DIAGNOSES: list[Diagnosis] = [
         ("C-1 (T/10)",),
         "At T/10 DP-SE is not yet 5 times better than DP-UCB",
         partial(early, figures=SAJED_FIGS, name="sajed2019-c1-early"),
+        readings=True,
     ),
     Diagnosis(
         PAPER,

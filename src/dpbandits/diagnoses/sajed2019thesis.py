@@ -60,13 +60,19 @@ DIAGNOSES: list[Diagnosis] = [
         ("C-1 (T/10)",),
         "At T/10 DP-SE is not yet 5 times better than DP-UCB",
         partial(early, figures=CH6_FIGS, name="sajed2019thesis-c1-early", quotes=(CH6, CH6_SHAPE)),
+        readings=True,
     ),
     Diagnosis(
         PAPER,
         "c1-gamma",
         GAMMA_CLAIMS,
         "Comparisons with DP-UCB depend on how its bonus Γ is read",
-        partial(gamma_dose, figures=CH6_FIGS + APPENDIX_FIGS, claims=GAMMA_CLAIMS, name="sajed2019thesis-c1-gamma"),
+        partial(
+            gamma_dose,
+            figures=CH6_FIGS + APPENDIX_FIGS,
+            claims=GAMMA_CLAIMS,
+            name="sajed2019thesis-c1-gamma",
+        ),
         readings=True,
     ),
     Diagnosis(
