@@ -218,7 +218,7 @@ def starving(ctx: Context) -> Finding:
         f"instance:\n\n{reading_markdown(table)}\n\nStarving shown under: "
         f"{', '.join(r for r, v in shown.items() if v) or 'none'}."
     )
-    summary = f"{rule} " + _verdict_line(table)
+    summary = _verdict_line(table)
     if confirmed and early:
         summary += (
             f" C1's early checkpoints fail in DP-UCB-INT's initial round robin of K f steps ({'; '.join(early)})."
@@ -248,6 +248,7 @@ def starving(ctx: Context) -> Finding:
             "INT above another private algorithm (2 s.e.)": "; ".join(excess) or "nowhere",
         },
         _starving_figure(ctx, abl),
+        rule,
     )
 
 
@@ -292,7 +293,7 @@ def literal_bound(ctx: Context) -> Finding:
         result,
         confirmed,
         conclusion,
-        f"{rule} " + _verdict_line(table),
+        _verdict_line(table),
         (
             Quote(
                 "If Algorithm 3 is run with K arms having arbitrary reward distributions, then, its expected regret R "
@@ -311,4 +312,5 @@ def literal_bound(ctx: Context) -> Finding:
             "above the bound under": ", ".join(r for r, v in shown.items() if v) or "none",
             "theory check's violations": violations,
         },
+        rule=rule,
     )

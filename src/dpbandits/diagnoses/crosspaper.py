@@ -107,7 +107,7 @@ def starving(ctx: Context) -> Finding:
         result,
         confirmed,
         conclusion,
-        f"{rule} DP-UCB-INT's excess over Theorem 3.5 "
+        "DP-UCB-INT's excess over Theorem 3.5 "
         + (
             "is carried by starving runs under the default reading."
             if confirmed
@@ -128,6 +128,7 @@ def starving(ctx: Context) -> Finding:
             "theory check's violations": theory_violations(ctx),
             "starving shown under": ", ".join(u for u, v in shown.items() if v) or "none",
         },
+        rule=rule,
     )
 
 
