@@ -113,3 +113,22 @@ def test_spread_verdict_agrees_with_its_bounds():
         for c in np.linspace(0, 2 * np.ptp(x), 41):
             t = spread_tests(x, c, 100)
             assert (t.fail[0] <= TAIL) == (low > c) and (t.hold[0] <= TAIL) == (high < c)
+
+
+def test_chen_c1_counts_a_competitors_win_only_beyond_holm_over_the_panels_points():
+    """A competitor ahead at one point of 20 by 2.4 s.e. (one-sided p = 0.0082 at 999 df) is within Holm's
+    step-down (0.0228 / 20 = 0.00114), so it does not fail C1; ahead by 4 s.e. (p = 3.4e-5) it does."""
+    import pandas as pd
+
+    from dpbandits.claims.chen2024 import OUTPERFORM, outperforms
+
+    def gaps(lead_at_last):
+        d = [OUTPERFORM + 0.1] * 19 + [-lead_at_last * 0.01]
+        idx = pd.MultiIndex.from_tuples([(0, x) for x in range(20)], names=["panel", "x"])
+        se, df = [0.01] * 20, [999.0] * 20
+        w = [2.0 * 0.01] * 20  # the half-width of the per-point rule (critical value about 2)
+        return pd.DataFrame({"d": d, "w": w, "se": se, "df": df}, index=idx)
+
+    assert outperforms(gaps(2.4))[0] == HOLDS  # 19 of 20 points won, the one loss not beyond Holm
+    assert outperforms(gaps(4.0))[0] == FAILS
+    assert "1 lost" in outperforms(gaps(4.0))[1]["panel 0"]

@@ -17,7 +17,9 @@ from ._core import (
     Family,
     combine,
     halfwidth,
+    holm,
     ordering_verdict,
+    pvalue,
     satterthwaite,
     threshold_tests,
     threshold_verdict,
@@ -51,27 +53,30 @@ def _rates(results, figure: str) -> pd.DataFrame:
 
 
 def _gaps(df: pd.DataFrame, better: str, worse: str, variant: str = "") -> pd.DataFrame:
-    """Per (panel, x): success-rate gap ``better`` - ``worse`` with its t half-width (``d``, ``w``)."""
+    """Per (panel, x): success-rate gap ``better`` - ``worse`` with its t half-width, standard error and degrees of
+    freedom (``d``, ``w``, ``se``, ``df``)."""
     a = df[(df["algorithm"] == better) & (df["variant"] == variant)].set_index(["panel", "x"])
     b = df[(df["algorithm"] == worse) & (df["variant"] == "")].set_index(["panel", "x"])
     idx = a.index.intersection(b.index)
     a, b = a.loc[idx], b.loc[idx]
     se = np.hypot(a["se"], b["se"])
-    w = halfwidth(se, satterthwaite([a["se"], b["se"]], [a["trials"] - 1, b["trials"] - 1]))
-    return pd.DataFrame({"d": a["rate"] - b["rate"], "w": w}, index=idx)
+    df_ = satterthwaite([a["se"], b["se"]], [a["trials"] - 1, b["trials"] - 1])
+    return pd.DataFrame({"d": a["rate"] - b["rate"], "w": halfwidth(se, df_), "se": se, "df": df_}, index=idx)
 
 
 def outperforms(gaps: pd.DataFrame) -> tuple[str, dict]:
     """C1's verdict for one competitor from :func:`_gaps`, and the counts behind it.
 
     Per panel: ``holds`` if the gap exceeds OUTPERFORM beyond its half-width at more than MOST of the points
-    and the competitor wins beyond it nowhere; ``fails`` if the competitor wins somewhere, or the gap is below
+    and the competitor wins beyond it nowhere; ``fails`` if the competitor wins somewhere (one family over the
+    panel's points: Holm's step-down, :func:`holm`, on the p-values of the competitor ahead), or the gap is below
     OUTPERFORM beyond its half-width at MOST of the points or more (no majority can then be won); else
     ``inconclusive``. The verdict combines the panels.
     """
     verdicts, counts = [], {}
     for panel, g in gaps.groupby(level="panel"):
-        won, lost = int((g["d"] - g["w"] > OUTPERFORM).sum()), int((g["d"] + g["w"] < 0).sum())
+        won = int((g["d"] - g["w"] > OUTPERFORM).sum())
+        lost = int(holm(pvalue(-g["d"].to_numpy(), g["se"].to_numpy(), g["df"].to_numpy())).sum())
         short = int((g["d"] + g["w"] < OUTPERFORM).sum())
         if lost or short >= MOST * len(g):
             verdicts.append(FAILS)
