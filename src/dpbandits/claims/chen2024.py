@@ -34,7 +34,6 @@ SIMILAR = 0.05
 # none. Not at every point: at the grids' ends (a budget too small for anyone, an ε so large that every policy
 # finds the best arm) no policy can beat another by a margin, and the paper's sentence sums up the figure as a whole
 OUTPERFORM, MOST = SIMILAR, 0.5
-MONOTONE_SE = 4.0
 C1_QUOTE = (
     '"As the results demonstrate, the DP-BAI policy significantly outperforms Baseline and DP-OD, '
     "demonstrating that the utility of the Max-Det collection in exploiting the linear structure of the arm "

@@ -14,7 +14,7 @@ import pandas as pd
 from ..bandits.dp_ucb import gamma_bonus
 from ..claims.sajed2019 import instance_spec, settings
 from ._core import PUBLISHED, TEXT_OPEN, Context, Finding, decide
-from ._sajed import GAMMA_AXES, QUOTE_SECTION5, curves_of, gamma_axes, short_at_end
+from ._sajed import GAMMA_AXES, QUOTE_SECTION5, curves_of, gamma_axes, gamma_readings, short_at_end
 
 
 def gamma_factor(reading: str, label: str, horizon: int, epsilon: float) -> float | None:
@@ -78,13 +78,7 @@ def factor_five(ctx: Context, figures) -> dict[str, tuple[int, int]]:
     reading (DP-SE, which does not read Γ, from the default)."""
     base = {k: a for k, a in settings(curves_of(ctx, figures)).items() if {"dp_se", "dp_ucb"} <= a.keys()}
     out = {"default": (sum(short_at_end(a) for a in base.values()), len(base))}
-    for reading in ctx.reading_slugs():
-        if gamma_axes(reading) is None:
-            continue
-        try:
-            other = settings(curves_of(ctx, figures, reading))
-        except FileNotFoundError:
-            continue
+    for reading, other in gamma_readings(ctx, figures):
         algs = [{**a, "dp_ucb": other[k]["dp_ucb"]} for k, a in base.items() if "dp_ucb" in other.get(k, {})]
         if algs:
             out[reading] = (sum(short_at_end(a) for a in algs), len(algs))

@@ -109,15 +109,16 @@ def early_table(curves: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def early_verdict(tab: pd.DataFrame) -> tuple[bool, dict]:
-    """Shown if, averaged over the settings failing at T/10, DP-UCB's log growth from T/10 to T exceeds
-    DP-SE's by more than :data:`Z` standard errors: the ratio still grows after T/10 because DP-UCB does."""
+def early_numbers(tab: pd.DataFrame) -> dict:
+    """What the settings failing at T/10 do afterwards: their count, DP-UCB's and DP-SE's growth from T/10 to T
+    (median factors, and the mean log-growth difference ± its s.e.), DP-SE's runs still eliminating at T/10, and
+    how many of them reach 5 at T (from :func:`early_table`)."""
     fail = tab[tab["fails"]]
     n = len(fail)
     d = float((fail["ucb"] - fail["se"]).mean()) if n else float("nan")
     se = float(np.sqrt(np.sum(fail["ucb_se"] ** 2 + fail["se_se"] ** 2)) / n) if n else float("nan")
     runs = int(fail["runs"].sum())
-    return bool(n) and d - Z * se > 0, {
+    return {
         "settings failing at T/10": n,
         "settings": len(tab),
         "DP-UCB growth T/10 to T (median factor)": float(np.exp(fail["ucb"].median())) if n else float("nan"),
@@ -153,18 +154,24 @@ def _draw_early(ctx: Context, curves: pd.DataFrame, tab: pd.DataFrame, name: str
     return ctx.save(f, f"{name}.png", dpi=120)
 
 
+def gamma_readings(ctx: Context, figures):
+    """(reading, {(instance, ε): {algorithm: curve}}) for every reading that sets only Γ's axes and has tables for
+    ``figures`` (a reading whose tables are missing is left out)."""
+    for reading in ctx.reading_slugs():
+        if gamma_axes(reading) is None:
+            continue
+        try:
+            yield reading, settings(curves_of(ctx, figures, reading))
+        except FileNotFoundError:
+            continue
+
+
 def end_by_reading(ctx: Context, figures, keys) -> dict[str, list]:
     """{reading: settings of ``keys`` still below 5 at T} under the default and every Γ-only reading (DP-SE,
     which does not read Γ, from the default where a reading's table lacks it)."""
     base = settings(curves_of(ctx, figures))
     out = {"default": [k for k in keys if short_at_end(base[k])]}
-    for reading in ctx.reading_slugs():
-        if gamma_axes(reading) is None:
-            continue
-        try:
-            other = settings(curves_of(ctx, figures, reading))
-        except FileNotFoundError:
-            continue
+    for reading, other in gamma_readings(ctx, figures):
         algs = {k: {"dp_se": base[k]["dp_se"], **other.get(k, {})} for k in keys if "dp_ucb" in other.get(k, {})}
         if len(algs) == len(keys):
             out[reading] = [k for k in keys if short_at_end(algs[k])]
@@ -176,7 +183,7 @@ def early(ctx: Context, figures, name: str, quotes=(QUOTE_SECTION5, QUOTE_SHAPE)
     readings, and why do the others stay short (DP-SE still eliminating at T, against the paper's shape)?"""
     curves = curves_of(ctx, figures)
     tab = early_table(curves, text_variants(pd.concat([ctx.runs(f) for f in figures], ignore_index=True)))
-    _, nums = early_verdict(tab)
+    nums = early_numbers(tab)
     fail = tab[tab["fails"]]
     keys = list(zip(fail["instance"], fail["epsilon"], strict=True))
     short = end_by_reading(ctx, figures, keys)
