@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..core.audit_tables import threshold_candidates
 from ..core.jit import kernel
 from ..core.laws import LAWS
@@ -69,10 +71,11 @@ def release_scale(epsilon, big_r, scale_by_real):
 
 
 @kernel
-def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng, law=0):
+def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng, law=0, book=None):
     """One run. Returns (regret[C], pulls[K], reward_sum); ``law``: reward law code (``_laws``).
 
-    scale_by_real: Laplace scale 1/(eps R_e) if True, else 1/(eps n_e).
+    scale_by_real: Laplace scale 1/(eps R_e) if True, else 1/(eps n_e). ``book``: a release book
+    (:mod:`dpbandits.mechanisms.ledger`) that records each release, or None (compiled away).
     """
     k = means.size
     gap, arms, sums, noisy, pulls, out = run_buffers(means, checkpoints)
@@ -105,7 +108,7 @@ def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng,
         t += m * n_e
         if t == horizon:  # stop at T: the release and elimination would come after the cut
             break
-        top = noisy_means(sums, n_e, arms, m, release_scale(epsilon, big_r, scale_by_real), rng, noisy)
+        top = noisy_means(sums, n_e, arms, m, release_scale(epsilon, big_r, scale_by_real), rng, noisy, book, pulls)
         threshold = 2.0 * h + 2.0 * c_e
         m = eliminate(arms, m, noisy, top, threshold)
     if t < horizon:  # exploitation: |S| = 1
@@ -126,6 +129,14 @@ def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
         rng,
         *law_args(rewards),
     )
+
+
+def releases(means, horizon, epsilon, params, rng, book):
+    """One run that records its releases in ``book`` (:mod:`dpbandits.mechanisms.ledger`); returns pulls int64[K]."""
+    beta = resolve_beta(params["beta"], horizon)
+    last = np.array([horizon], dtype=np.int64)
+    by_real = params["noise_scale_uses"] == "R_e"
+    return dp_se_kernel(means, horizon, epsilon, beta, by_real, last, rng, 0, book)[1]
 
 
 BETA = OptionalProbability(
@@ -170,6 +181,7 @@ register(
         ),
         bound=Bound("Lemma 4.2 (w.p. 1 - beta)", "dpbandits.drawing.theory:dp_se_epochs"),
         run=run,
+        releases=releases,
         params={
             "beta": BETA,
             "noise_scale_uses": Param(

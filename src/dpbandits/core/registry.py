@@ -21,7 +21,13 @@ from .laws import LAWS
 from .validation import brief, check_epsilon, check_horizon, check_integer, check_means, check_real
 
 _PATH = re.compile(r"[\w.]+:\w+")  # dotted path of an object, "package.module:name"
-_NAME = re.compile(r"[a-z][a-z0-9_]*")  # algorithm names; the pipeline's `algorithm` wildcard is [a-z0-9_]+
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
+#: privacy models an algorithm may promise: {name: what it means}
+PRIVACY_MODELS = {
+    "pure": "central epsilon-DP",
+    "approx": "central (epsilon, delta)-DP",
+    "local": "local epsilon-DP (each reward noised once, before anything reads it)",
+}  # algorithm names; the pipeline's `algorithm` wildcard is [a-z0-9_]+
 
 
 @dataclass(frozen=True)
@@ -217,6 +223,13 @@ class Algorithm:
     the contract's distribution cases (:class:`Contract`; the default suits algorithms whose noise acts from
     the first pulls); ``laws`` (regret), the reward laws of :mod:`dpbandits.core.laws` that ``run`` (and
     ``run_batch``) accept: a law other than "bernoulli" is passed as the keyword ``rewards=``.
+
+    Privacy (private algorithms): ``privacy`` is the model it promises, one of :data:`PRIVACY_MODELS`: "pure"
+    (central epsilon-DP), "approx" (central (epsilon, delta)-DP, delta its parameter ``delta``) or "local" (each
+    reward noised once before anything reads it: local epsilon-DP); ``releases`` (or its dotted path) runs one run
+    that records every release in a book (:mod:`dpbandits.mechanisms.ledger`): ``releases(means, horizon, epsilon,
+    params, rng, book) -> pulls int64[K]``, the entries each arm's stream holds at the end (a BAI algorithm reads
+    ``means`` as its instance's arm means and ``horizon`` as its budget). :mod:`dpbandits.privacy` composes them.
     """
 
     name: str
@@ -237,6 +250,8 @@ class Algorithm:
     replay: Callable | str | None = None  # regret only: the kernel's loop on the twin's draws, or its path
     contract: Contract = field(default_factory=Contract)  # regret only: where the contract compares fast and twin
     laws: tuple[str, ...] = ("bernoulli",)  # regret only: the reward laws ``run`` accepts (dpbandits.core.laws)
+    privacy: str = "pure"  # private only: the promised model (PRIVACY_MODELS)
+    releases: Callable | str | None = None  # private only: one run recording its releases, or its dotted path
 
     def __post_init__(self):
         def fail(message):
@@ -284,6 +299,12 @@ class Algorithm:
             _check_twin(self.name, self.reference)
         if self.kind == "regret" and self.private and self.reference is None:
             fail("a private regret algorithm needs a reference twin (reference=...): the privacy audit runs it")
+        if self.privacy not in PRIVACY_MODELS:
+            fail(f"privacy {self.privacy!r} must be one of {list(PRIVACY_MODELS)}")
+        if self.private and self.privacy == "approx" and "delta" not in self.params:
+            fail("an (epsilon, delta) algorithm (privacy='approx') needs a parameter 'delta'")
+        if self.releases is not None and not (callable(self.releases) or _PATH.fullmatch(str(self.releases))):
+            fail(f"releases {self.releases!r} must be callable or look like 'package.module:function'")
         if self.bound is not None and not isinstance(self.bound, Bound):
             fail(f"bound must be a Bound, got a {type(self.bound).__name__}")
         if self.bound is not None and not (callable(self.bound.formula) or _PATH.fullmatch(str(self.bound.formula))):
@@ -300,6 +321,12 @@ class Algorithm:
         if self.replay is None or callable(self.replay):
             return self.replay
         return _import_path(f"algorithm {self.name!r}: replay", self.replay)
+
+    def releases_function(self) -> Callable | None:
+        """``releases`` (importing it if it is a dotted path), or None."""
+        if self.releases is None or callable(self.releases):
+            return self.releases
+        return _import_path(f"algorithm {self.name!r}: releases", self.releases)
 
     def resolve(self, params: dict) -> dict:
         """Fill defaults and validate ``params``; unknown names raise ``ValueError``."""
