@@ -161,16 +161,18 @@ def test_cli_writes_csv_and_markdown(tmp_path):
         ("dp_ucb_int", "twin", "control x0.5", "power", "consistent"),
         ("dp_ucb_int", "kernel", "real", "real", "consistent"),
         ("dp_ucb_int", "kernel", control, "control", "violation"),
+        ("dp_ucb_int", "fast", "real", "real", "consistent"),
         ("ucb", "twin", "real", "real", "not private"),
         ("ucb", "kernel", "real", "real", "not private"),
         ("dp_se", "twin", "real", "real", "consistent"),
         ("dp_se", "twin", control, "control", "violation"),
         ("dp_se", "twin", "control x0.5", "power", "consistent"),
+        ("dp_se", "fast", "real", "real", "consistent"),
     ]
     assert (df["seconds"] > 0).all()
     md = (tmp_path / "audit.md").read_text()
     assert "| dp_ucb_int | kernel | control x" in md
-    assert "Audited this way: `dp_ucb_int`, `ucb`." in md and "Twin only (no replay declared): `dp_se`." in md
+    assert "Audited this way: `dp_ucb_int`, `ucb`." in md and "Audited this way: `dp_ucb_int`, `dp_se`." in md
     power = md.split("## Power")[1]
     assert "| dp_ucb_int | flagged (" in power and "| not flagged (" in power and "| x0.02 |" in power
     assert "| ucb |" not in power and "seed 0 for every row" in power
@@ -277,8 +279,8 @@ def test_power_rows_stop_at_the_first_factor_not_flagged(monkeypatch, threshold,
     fake, calls = _fake_audit(threshold)
     monkeypatch.setattr(run, "audit_algorithm", fake)
     df = audit_all(["dp_ucb_bound"], trials=100)
-    assert calls == [("twin", 1.0), *(("twin", f) for f in expected), ("kernel", 1.0), ("kernel", 0.02)]
-    assert list(df["role"]) == ["real", "control", *["power"] * (len(expected) - 1), "real", "control"]
+    assert calls == [("twin", 1.0), *(("twin", f) for f in expected), ("kernel", 1.0), ("kernel", 0.02), ("fast", 1.0)]
+    assert list(df["role"]) == ["real", "control", *["power"] * (len(expected) - 1), "real", "control", "real"]
     table = power_table(df, [0.02, 0.1, 0.25, 0.5]).loc["dp_ucb_bound"]
     flagged = [f for f in expected if f < threshold]
     assert table["smallest under-noising detected"] == (f"x{max(flagged):g}" if flagged else "none")

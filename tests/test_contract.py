@@ -222,19 +222,19 @@ def test_bai_noise_covers_the_sensitivity_of_each_release(name, monkeypatch):
     # x and on x' with one entry flipped, with the same noise stream: the runs agree until the release that reads
     # the flipped entry, and the change of its pre-noise values (L1 for Laplace, L2 for Gaussian) is that entry's
     # sensitivity there. The noise must cover it: scale >= change / epsilon (Laplace), sigma >= the classical
-    # Gaussian mechanism's for the change (delta from the parameters). Power control: over the flips tried, some
+    # Gaussian mechanism's for the change (delta from the parameters), written out here so that a wrong
+    # dpbandits.mechanisms.noise.gaussian_sigma fails. Power control: over the flips tried, some
     # change must need at least half the scale used, so a halved noise scale (a 2 epsilon-DP release) fails here.
     from dpbandits.bai import section5_instance, two_arm_instance
-    from dpbandits.mechanisms.noise import gaussian_sigma
 
     delta = ALGORITHMS[name].resolve({}).get("delta")
     releases = _release_recorder(monkeypatch)
     # Section 5's instance (more arms than dimensions: DP-BAI's Max-Det phases) and two arms in two dimensions
     for arms, _ in (section5_instance(), two_arm_instance(2.0)):
-        _check_release_noise(name, arms, releases, delta, gaussian_sigma)
+        _check_release_noise(name, arms, releases, delta)
 
 
-def _check_release_noise(name, arms, releases, delta, gaussian_sigma) -> None:
+def _check_release_noise(name, arms, releases, delta) -> None:
     epsilon, budget = 0.5, 600
     x = np.random.default_rng(7).integers(0, 2, (arms.shape[0], budget)).astype(float)
     base = releases(name, arms, x, epsilon, seed=11)
@@ -254,7 +254,8 @@ def _check_release_noise(name, arms, releases, delta, gaussian_sigma) -> None:
                 if mechanism == "laplace":
                     needed = change.sum() / epsilon
                 else:
-                    needed = gaussian_sigma(float(np.sqrt((change**2).sum())), epsilon, delta)
+                    # Dwork & Roth (2014), Theorem A.1: sigma = sqrt(2 ln(1.25 / delta)) * Delta_2 / epsilon
+                    needed = math.sqrt(2.0 * math.log(1.25 / delta)) * float(np.sqrt((change**2).sum())) / epsilon
                 assert scale >= needed * (1 - 1e-9), (
                     f"{name}: flipping reward ({arm}, {pull}) changes a {mechanism} release by {change.sum():.4g}, "
                     f"which needs noise scale {needed:.4g} at epsilon {epsilon}; it got {scale:.4g}"

@@ -1,7 +1,7 @@
 """The package's layers: imports go one way, from a layer to the layers below it (README, "Layout").
 
 core < mechanisms < algorithms (bandits/, reference/, bai/, plugins) < pipeline < drawing and reading (drawing/,
-claims/, diagnoses/) < tools (audit/, bench/) < cli/. A module may import its own layer and any layer below.
+claims/, diagnoses/) < tools (audit/, bench/, privacy/) < cli/. A module may import its own layer and any layer below.
 The root ``dpbandits/__init__.py`` (the public facade: it loads the algorithms and points numba's cache) sits
 with the pipeline; a ``__main__.py`` or an ``if __name__ == "__main__":`` block is the command line.
 """
@@ -20,7 +20,7 @@ LAYERS = [
     {"bandits", "reference", "bai", "plugins"},
     {"pipeline", "__init__"},
     {"drawing", "claims", "diagnoses"},
-    {"audit", "bench"},
+    {"audit", "bench", "privacy"},
     {"cli"},
 ]
 LEVEL = {part: level for level, parts in enumerate(LAYERS) for part in parts}

@@ -13,6 +13,7 @@ for _paper in PAPERS:
                 if not is_diagnostic(name)
             ],
             [f for slug in paper_readings(_paper) for f in reading_files(_paper, slug)],
+            privacy_file(_paper),
             script_sources("paper_claims.py"),
         output:
             claims_file(_paper),

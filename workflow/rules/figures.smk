@@ -34,6 +34,7 @@ for _paper in PAPERS:
                 }
             ),
             script_sources("figures.py"),
+            privacy=privacy_file(_paper),
         output:
             # each list in the order of params.figures
             pdf=[

@@ -3,13 +3,17 @@ privacy-utility frontier summary, where it has them; diagnostic figures join nei
 
 import logging
 
-from dpbandits.drawing.figures import make_figure
+import pandas as pd
+
+from dpbandits.drawing.figures import make_figure, privacy_note
 from dpbandits.pipeline.catalogue.model import is_diagnostic
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)  # noqa: F821
 params, out = snakemake.params, snakemake.output  # noqa: F821
+spent = pd.read_csv(snakemake.input.privacy, keep_default_na=False)  # noqa: F821
 figures = list(params.figures.items())  # the order of each output list
 for i, (name, fig) in enumerate(figures):
+    fig.spec["privacy_note"] = privacy_note(fig, spent)
     make_figure(fig, params.sims[name], out.pdf[i], out.png[i], out.csv[i], out.runs[i])
     logging.info("wrote %s", out.pdf[i])
 if out.summary:

@@ -1,7 +1,10 @@
 """Statistical privacy audit: Monte-Carlo privacy loss of the released actions on neighbouring tables.
 
 The ``dpbandits audit`` command (:func:`main`): :func:`dpbandits.audit.run.audit_all`, written to
-``audit.csv`` and ``audit.md`` (:mod:`dpbandits.audit.report`).
+``audit.csv`` and ``audit.md`` (:mod:`dpbandits.audit.report`); with ``--power-table`` also
+:func:`dpbandits.audit.power.power_table`, written to ``power.csv`` and ``power.md``. ``--check`` also
+compares the run with the committed baseline (:mod:`dpbandits.audit.baseline`); ``--write-baseline``
+rewrites it.
 """
 
 from __future__ import annotations
@@ -10,7 +13,11 @@ import argparse
 import sys
 from pathlib import Path
 
+import pandas as pd
+
+from .baseline import BASELINE, drift, load_baseline, write_baseline
 from .loss import DEFAULT_ALPHA, DEFAULT_TRIALS
+from .power import LADDER, power_markdown, power_table
 from .report import to_markdown
 from .run import CONTROL_NOISE_FACTOR, POWER_FACTORS, audit_all, failed_checks
 
@@ -37,9 +44,16 @@ def main(argv=None, prog: str = "dpbandits audit") -> int:
     p.add_argument(
         "--check",
         action="store_true",
-        help="exit 1 if a real audit is flagged or a control that should be flagged is not",
+        help="exit 1 if a real audit is flagged, a control that should be flagged is not, or a real row or "
+        "power threshold drifted from the baseline",
     )
+    p.add_argument("--power-table", action="store_true", help="also write power.csv and power.md")
+    p.add_argument("--ladder", type=int, nargs="+", default=list(LADDER), help="power table: trials tried per factor")
+    p.add_argument("--baseline", type=Path, default=BASELINE, help="the baseline --check compares with")
+    p.add_argument("--write-baseline", action="store_true", help="rewrite --baseline from this run")
     args = p.parse_args(argv)
+    settings = {"trials": args.trials, "seed": args.seed, "alpha": args.alpha, "epsilon": args.epsilon}
+    settings["ladder"] = args.ladder
     df = audit_all(
         args.algorithms,
         args.epsilon,
@@ -56,7 +70,20 @@ def main(argv=None, prog: str = "dpbandits audit") -> int:
     text = to_markdown(df, seed=args.seed, control_factor=args.control_factor, power_factors=args.power_factors)
     (args.out / "audit.md").write_text(text)
     print(text)
+    power = None
+    if args.power_table:
+        power = power_table(args.algorithms, args.epsilon, args.seed, args.alpha, ladder=args.ladder)
+        power.to_csv(args.out / "power.csv", index=False)
+        (args.out / "power.md").write_text(power_markdown(power))
+        print(power_markdown(power))
+    if args.write_baseline:
+        write_baseline(df, power if power is not None else pd.DataFrame(), settings, args.baseline)
     bad = failed_checks(df) if args.check else []
+    if args.check:
+        try:
+            bad += drift(df, power, settings, load_baseline(args.baseline))
+        except ValueError as err:
+            p.error(str(err))
     for line in bad:
         print(f"{prog}: check failed: {line}", file=sys.stderr)
     return 1 if bad else 0

@@ -5,7 +5,12 @@ of the j-th pull of arm a; two tables are neighbours if they differ in one entry
 is the action sequence (A_1, ..., A_T) of a reference policy (or whatever ``dpbandits.bai.run_on_table``
 returns for a BAI algorithm); the probability is over the policy's own randomness only. With
 ``engine="kernel"`` the fast kernel runs instead of the twin, through its replay
-(:func:`dpbandits.audit.runners.kernel_actions`).
+(:func:`dpbandits.audit.runners.kernel_actions`) on Laplace draws of the package's own sampler. With
+``engine="fast"`` the pair is mixed: the fast kernel's own ``run`` on a table x whose arms each give a
+constant 0 or 1 (Bernoulli means 0 and 1, so every draw goes through the kernel's samplers), against the
+twin on x' (x with one reward flipped); the output is the pulls per arm at the audit horizon. A kernel equal
+in law to its twin keeps this pair's loss within the twin's epsilon; a kernel whose noise differs from the
+twin's (a mis-scaled shared sampler) can exceed it.
 
 Procedure of :func:`audit_algorithm` (two independent samples, so event selection does not bias the
 bound):
@@ -45,7 +50,19 @@ import numpy as np
 from ..core import registry
 from ..core.audit_tables import DEFAULT_HORIZON, generic_candidates
 from ..mechanisms.noise import ScaledNoise
-from .runners import bai_module, hashable, kernel_replay, lookup, policy_actions, replay_actions, twin_class
+from .runners import (
+    bai_module,
+    constant_candidates,
+    constant_means,
+    hashable,
+    kernel_laplace,
+    kernel_replay,
+    lookup,
+    policy_actions,
+    replay_actions,
+    run_pulls,
+    twin_class,
+)
 from .stats import log_ratio_lower, smoothed_log_ratio
 
 DEFAULT_TRIALS = 4000
@@ -101,7 +118,7 @@ class AuditResult:
         return "real" if self.noise_factor == 1.0 else f"control x{self.noise_factor:g}"
 
 
-ENGINES = ("twin", "kernel")  # what the audit runs: the reference twin, or the fast kernel through replay
+ENGINES = ("twin", "kernel", "fast")  # the reference twin; the fast kernel through replay; kernel run vs twin
 
 
 class _Sampler:
@@ -109,8 +126,9 @@ class _Sampler:
 
     ``engine``: ``"twin"`` runs the reference twin (BAI: ``run_on_table``) on a generator whose noise
     scales are multiplied by ``noise_factor``; ``"kernel"`` runs the fast kernel through its replay
-    (:func:`kernel_actions`) on i.i.d. standard Laplace draws times ``noise_factor`` and uniform tie
-    picks among K = 2 maximisers (exact for two arms).
+    (:func:`kernel_actions`) on Laplace(``noise_factor``) draws of the package's sampler
+    (:func:`kernel_laplace`) and uniform tie picks among K = 2 maximisers (exact for two arms); ``"fast"``
+    runs the kernel's ``run`` on tables of constant rows and the twin on the others, both giving pulls.
     """
 
     def __init__(self, name, epsilon, params, noise_factor, noise, seed, horizon, arms, engine="twin"):
@@ -128,13 +146,16 @@ class _Sampler:
     def _one(self, rows, table, rng):
         if self.bai:
             return hashable(bai_module().run_on_table(self.name, self.arms, table, self.epsilon, rng, **self.params))
-        return policy_actions(self.twin, rows, len(rows), self.horizon, self.epsilon, rng, self.params)
+        actions = policy_actions(self.twin, rows, len(rows), self.horizon, self.epsilon, rng, self.params)
+        if self.engine == "fast":
+            return tuple(np.bincount(actions, minlength=len(rows)).tolist())
+        return actions
 
     def _kernel_runs(self, table, trials, rng):
         k, horizon = table.shape
         if k != 2:
             raise ValueError(f"table has K={k} arms: the kernel audit draws tie picks for K = 2")
-        eta = rng.laplace(0.0, 1.0, size=(trials, k * horizon)) * self.noise_factor
+        eta = kernel_laplace(rng, trials * k * horizon, self.noise_factor).reshape(trials, k * horizon)
         picks = rng.integers(0, 2, size=(trials, horizon))
         u = None
         for i in range(trials):
@@ -145,8 +166,12 @@ class _Sampler:
         """int64[#outputs seen so far]: output counts of ``trials`` runs on ``table`` (fresh stream)."""
         self._streams += 1
         rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=(self._streams,))))
+        means = constant_means(table) if self.engine == "fast" else None
         if self.engine == "kernel":
             runs = self._kernel_runs(table, trials, rng)
+        elif means is not None:
+            alg = registry.get(self.name)
+            runs = (run_pulls(alg, means, self.horizon, self.epsilon, rng, self.params) for _ in range(trials))
         else:
             use = rng if self.noise_factor == 1.0 else ScaledNoise(rng, self.noise_factor, self.noise)
             rows = table.tolist()
@@ -216,7 +241,9 @@ def audit_algorithm(
     selection_trials : int  runs per candidate table in the selection stage (default trials // 4)
     horizon : int           override of the audit horizon (per-step algorithms)
     engine : str            ``"twin"``: the reference twin (BAI: ``run_on_table``); ``"kernel"``: the fast
-                            kernel through ``Algorithm.replay`` (regret algorithms declaring it)
+                            kernel through ``Algorithm.replay`` (regret algorithms declaring it);
+                            ``"fast"``: the kernel's ``run`` on constant-row tables against the twin
+                            (regret algorithms; ``noise_factor`` 1 only)
     **params                algorithm parameters (override ``Audit.params`` hints)
 
     Returns
@@ -240,6 +267,11 @@ def audit_algorithm(
         raise ValueError(f"noise_factor must be > 0, got {noise_factor!r}")
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    if engine == "fast" and (alg.kind != "regret" or noise_factor != 1.0):
+        raise ValueError(
+            f"engine='fast' runs a regret algorithm's own run, whose noise cannot be scaled: "
+            f"got algorithm={name!r}, noise_factor={noise_factor!r}"
+        )
     if engine == "kernel":
         kernel_replay(alg)
         if alg.audit.noise != ("laplace",):
@@ -269,6 +301,8 @@ def audit_algorithm(
             width, candidates = setting.plan(float(epsilon), resolved)
     if horizon is not None:  # per-step horizon or BAI budget
         width, candidates = int(horizon), None
+    if engine == "fast":  # the kernel side needs constant rows: the plan's flips on constant tables
+        candidates = constant_candidates(k, width, [flip for _, _, flip in candidates or []])
     if candidates is None:
         candidates = generic_candidates(k, width)
     sampler = _Sampler(alg.name, float(epsilon), resolved, noise_factor, setting.noise, seed, width, arms, engine)

@@ -84,7 +84,8 @@ def _scope(df: pd.DataFrame) -> list[str]:
     kernel = [n for n in names if (df.loc[df["algorithm"] == n, "engine"] == "kernel").any()]
     kinds = {n: registry.ALGORITHMS[n].kind if n in registry.ALGORITHMS else "regret" for n in names}
     bai = [n for n in names if kinds[n] == "bai"]
-    twin_only = [n for n in names if n not in kernel and n not in bai]
+    fast = [n for n in names if (df.loc[df["algorithm"] == n, "engine"] == "fast").any()]
+    twin_only = [n for n in names if n not in kernel and n not in bai and n not in fast]
     eps = df.groupby("algorithm", sort=False)["epsilon"].first()
     other_eps = [f"{n} at {e:g}" for n, e in eps.items() if e != eps.mode().iloc[0]]
 
@@ -105,12 +106,14 @@ def _scope(df: pd.DataFrame) -> list[str]:
         f"  BAI algorithms ({listed(bai)}) run their own simulation code on the table",
         "  (`dpbandits.bai.run_on_table`).",
         "- Engine `kernel`: the fast numba kernel that the simulations use, through its step loop on given",
-        "  draws (`Algorithm.replay`): i.i.d. standard Laplace draws (times the control's factor) and uniform",
-        "  tie picks from the audit's generator; the table's rewards are imposed through the reward deciders.",
-        f"  Audited this way: {listed(kernel)}. The kernels' own block draws (their PCG64 stream) are not",
-        "  audited here; the contract tests check that they sample the twin's distribution.",
-        f"- Twin only (no replay declared): {listed(twin_only)}. Their fast kernels are tied to the twins by the",
-        "  distribution tests only (`tests/test_contract.py`), not by this audit.",
+        "  draws (`Algorithm.replay`): Laplace draws of the package's own block sampler (times the control's",
+        "  factor) and uniform tie picks from the audit's generator; the table's rewards are imposed through",
+        f"  the reward deciders. Audited this way: {listed(kernel)}.",
+        "- Engine `fast`: the fast kernel's own `run` (every draw through its own samplers) on a table x whose",
+        "  arms each give a constant 0 or 1 (means 0 and 1), against the twin on x'; the output is the pulls",
+        "  per arm at the horizon. A kernel equal in law to its twin stays within epsilon; its noise cannot be",
+        f"  scaled from outside, so it has no control. Audited this way: {listed(fast)}.",
+        f"- Twin only: {listed(twin_only)}.",
         "",
     ]
 

@@ -43,7 +43,8 @@ def audit_all(
     Per algorithm, at its ``Audit.epsilon`` where set (else ``epsilon``), on the same ``seed``:
 
     - ``real`` and ``control`` (noise times ``control_factor``) rows of the twin (engine ``twin``) and, with
-      ``kernels``, of the fast kernel where it declares ``replay`` (engine ``kernel``);
+      ``kernels``, of the fast kernel where it declares ``replay`` (engine ``kernel``), and a ``real`` row of
+      every private regret kernel's own ``run`` (engine ``fast``; its noise cannot be scaled, so no control);
     - ``power`` rows of the twin (private algorithms): ``power_factors`` (ascending, between
       ``control_factor`` and 1) in turn while the previous factor was flagged; the first factor not flagged
       ends the sequence (detection is taken to fall as the noise grows).
@@ -78,9 +79,12 @@ def audit_all(
         alg = lookup(name)
         eps = epsilon if alg.audit.epsilon is None else alg.audit.epsilon
         engines = ["twin", "kernel"] if kernels and alg.replay is not None else ["twin"]
+        engines += ["fast"] if kernels and alg.private and alg.kind == "regret" else []
         for engine in engines:
             run(name, eps, 1.0, "real", engine)
-            flagged = controls and alg.private and run(name, eps, control_factor, "control", engine)
+            flagged = (
+                controls and alg.private and engine != "fast" and run(name, eps, control_factor, "control", engine)
+            )
             for factor in factors if engine == "twin" else []:
                 if not flagged:
                     break

@@ -1,5 +1,6 @@
-"""What the audit runs on a fixed reward table: the reference twin, a BAI algorithm's ``run_on_table``, or
-the fast kernel through its replay (:func:`kernel_actions`); outputs made hashable for counting.
+"""What the audit runs on a fixed reward table: the reference twin, a BAI algorithm's ``run_on_table``, the
+fast kernel through its replay (:func:`kernel_actions`), or the fast kernel's own ``run`` on a table whose
+arms each give a constant reward (:func:`run_pulls`); outputs made hashable for counting.
 
 A table is ``float[K, T]``, ``table[a, j]`` the reward of the j-th pull of arm a (the papers' neighbouring
 reward tables, see :mod:`dpbandits.audit.loss`).
@@ -14,6 +15,7 @@ from dataclasses import asdict
 import numpy as np
 
 from ..core import registry
+from ..core.audit_tables import generic_candidates
 
 
 def _check_table(table) -> np.ndarray:
@@ -122,6 +124,46 @@ def replay_actions(replay, table, epsilon, eta, picks, params, start=None) -> tu
             return tuple(actions.tolist()), u
         u = fed
     raise RuntimeError("the replayed kernel's actions did not settle")  # unreachable for a causal kernel
+
+
+def kernel_laplace(rng: np.random.Generator, size: int, scale: float) -> np.ndarray:
+    """float[size]: Lap(scale) draws of the package's own block sampler (``bandits._draws.fill_laplace``) on the
+    PCG64 state of ``rng``, which is advanced past them."""
+    from ..bandits._draws import fill_laplace
+    from ..bandits._pcg64 import new_streams, set_streams_state
+
+    streams = new_streams([rng])
+    eta = np.empty(int(size))
+    fill_laplace(streams[0], float(scale), eta)
+    set_streams_state([rng], streams)
+    return eta
+
+
+def constant_means(table: np.ndarray) -> np.ndarray | None:
+    """float[K]: each arm's reward where every row of ``table`` is constant 0 or 1, else None."""
+    first = table[:, :1]
+    if np.all(table == first) and np.all((first == 0) | (first == 1)):
+        return first[:, 0].copy()
+    return None
+
+
+def constant_candidates(k: int, width: int, flips=()) -> list:
+    """(label, table float[K, width], flip) pairs whose table has constant 0/1 rows (the ``fast`` engine runs the
+    kernel on it): the generic pairs plus each of ``flips`` (arm, pull index) on zeros, ones and arm 0 ones."""
+    zeros, ones = np.zeros((k, width)), np.ones((k, width))
+    split = zeros.copy()
+    split[0] = 1.0
+    out = list(generic_candidates(k, width))
+    for a, j in flips:
+        out += [("zeros", zeros, (a, j)), ("ones", ones, (a, j)), ("arm0 ones", split, (a, j))]
+    return out
+
+
+def run_pulls(alg: registry.Algorithm, means, horizon: int, epsilon: float, rng, params) -> tuple:
+    """The fast kernel's own ``run`` at ``horizon`` on 0/1 ``means`` (point-mass rewards, so the reward table
+    is each arm's constant): its released pulls per arm, as a tuple of K ints."""
+    pulls = alg.run(np.asarray(means, dtype=float), int(horizon), float(epsilon), np.array([horizon]), rng, params)[1]
+    return tuple(int(v) for v in pulls)
 
 
 def bai_module():

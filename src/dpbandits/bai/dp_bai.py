@@ -13,7 +13,7 @@ DP-BAI-Gauss replaces the Laplace noise by the classical Gaussian mechanism.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -21,9 +21,10 @@ from ..core.registry import Audit, Param, register
 from .cache import DesignCache
 from .elimination import bai_algorithm, top_arms
 from .maxdet import EXHAUSTIVE_LIMIT, coefficients, maxdet
-from .noise import add_noise, mean_noise_scale
+from .noise import add_noise, mean_noise_scale, note_releases
 from .projection import TOL_RANK, orthonormal_coordinates
 from .schedule import BRANCH_RULES, SCHEDULES, maxdet_branch, phase_sizes, reserve
+from .trials import bai_releases
 
 
 @dataclass
@@ -101,23 +102,35 @@ def make_plan(arms, budget, epsilon, params, use_maxdet, mechanism) -> Eliminati
     return EliminationPlan(arms, sizes, t_prime, params["alloc"], epsilon, mechanism, delta, designs)
 
 
-def recommend(plan: EliminationPlan, table, rng: np.random.Generator) -> int:
-    """One trial: the recommended arm, reading rewards through ``table.pull`` once per phase."""
+def recommend(plan: EliminationPlan, table, rng: np.random.Generator, book=None) -> int:
+    """One trial: the recommended arm, reading rewards through ``table.pull`` once per phase. With a release
+    ``book`` (:mod:`dpbandits.mechanisms.ledger`; ``rng`` then a :class:`dpbandits.bai.noise.NoiseTap`), each
+    noisy mean is noted as reading the arm's n entries of the phase with weight 1/n."""
     active = np.arange(plan.sizes[0])
     for p in range(plan.phases):
         design = plan.designs(active) if plan.designs is not None else None
         if design is None:  # lines 14-17: every active arm
             n = plan.pulls(active.size)
             scores = add_noise(table.pull(active, n), plan.noise_scale(n), plan.mechanism, rng)
+            if book is not None:
+                _note_means(book, rng, table, active, n)
         elif design[0].size:  # lines 7-12: Max-Det collection, eq. (12) for the others
             basis, beta = design
             n = plan.pulls(basis.size)
             noisy = add_noise(table.pull(active[basis], n), plan.noise_scale(n), plan.mechanism, rng)
+            if book is not None:
+                _note_means(book, rng, table, active[basis], n)
             scores = beta @ noisy
         else:
             scores = np.zeros(active.size)
         active = top_arms(active, scores, plan.sizes[p + 1], rng)
     return int(active[0])
+
+
+def _note_means(book, tap, table, arms, n) -> None:
+    """Note the tap's last draw as noisy means of the last ``n`` entries read from each of ``arms`` (int64[k])."""
+    k = arms.size
+    note_releases(book, tap, arms, table.next[arms], np.full(k, n), np.eye(k) / n)
 
 
 #: Reading axes of the lost equations (4)-(8) and of line 6 of Algorithm 1 (docs/reconstructions.md, Chen et al.).
@@ -174,7 +187,9 @@ def _algorithm(name, label, use_maxdet, mechanism, params, doc, audit=None):
     def plan(arms, budget, epsilon, resolved):
         return make_plan(arms, budget, epsilon, resolved, use_maxdet, mechanism)
 
-    return register(bai_algorithm(name, label, True, plan, recommend, params, doc, audit))
+    alg = bai_algorithm(name, label, True, plan, recommend, params, doc, audit)
+    privacy = "approx" if mechanism == "gauss" else "pure"
+    return register(replace(alg, privacy=privacy, releases=bai_releases(plan, recommend)))
 
 
 _COMMON = {"schedule": SCHEDULE, "alloc": ALLOC}

@@ -9,7 +9,7 @@ every coordinate of u_r, L_r = max_a ||a||_1 over the active arms in working coo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -17,9 +17,10 @@ from ..core.registry import Param, register
 from .cache import DesignCache
 from .elimination import bai_algorithm, top_arms
 from .goptimal import MAX_ITER, PRUNE, SOLVERS, TOL, g_optimal
-from .noise import add_noise
+from .noise import add_noise, note_releases
 from .projection import TOL_RANK, orthonormal_coordinates
 from .schedule import od_keep, od_phase_budget, od_phases
+from .trials import bai_releases
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,11 @@ def make_plan(arms, budget, epsilon, params, private) -> ODPlan:
     return ODPlan(k, keep, epsilon if private else None, global_l1, _phase_design(arms, m, params))
 
 
-def recommend(plan: ODPlan, table, rng: np.random.Generator) -> int:
-    """One trial: the recommended arm, reading rewards through ``table.pull`` once per phase."""
+def recommend(plan: ODPlan, table, rng: np.random.Generator, book=None) -> int:
+    """One trial: the recommended arm, reading rewards through ``table.pull`` once per phase. With a release
+    ``book`` (:mod:`dpbandits.mechanisms.ledger`; ``rng`` then a :class:`dpbandits.bai.noise.NoiseTap`),
+    coordinate i of the noisy u_r is noted as reading each pulled arm's entries of the phase with weight
+    |coords[a, i]|, the coefficient of each of those rewards in u_r."""
     history = (tuple(range(plan.k)),)
     for keep in plan.keep:
         ph = plan.phases(history)
@@ -101,6 +105,9 @@ def recommend(plan: ODPlan, table, rng: np.random.Generator) -> int:
             if plan.epsilon is not None:
                 l1 = ph.l1 if plan.global_l1 is None else plan.global_l1
                 u = add_noise(u, l1 / plan.epsilon, "laplace", rng)
+                if book is not None:
+                    pulled = ph.active[ph.support]
+                    note_releases(book, rng, pulled, table.next[pulled], ph.counts, ph.coords[ph.support].T)
             scores = ph.coords @ (ph.vinv @ u)
         else:
             scores = np.zeros(ph.active.size)
@@ -139,7 +146,8 @@ def _algorithm(name, label, private, params, doc):
     def plan(arms, budget, epsilon, resolved):
         return make_plan(arms, budget, epsilon, resolved, private)
 
-    return register(bai_algorithm(name, label, private, plan, recommend, params, doc))
+    alg = bai_algorithm(name, label, private, plan, recommend, params, doc)
+    return register(replace(alg, releases=bai_releases(plan, recommend)) if private else alg)
 
 
 _algorithm("od_linbai", "OD-LinBAI", False, dict(_PARAMS), "Yang & Tan (2022) OD-LinBAI; non-private upper reference.")

@@ -1,8 +1,9 @@
-"""Runners for fixed-budget best-arm identification: ``simulate_bai`` and ``run_on_table``.
+"""Runners for fixed-budget best-arm identification: ``simulate_bai``, ``run_on_table`` and ``bai_releases``.
 
 Both call the registered algorithm's per-configuration trial function with a reward-table factory:
 ``simulate_bai`` draws each run's table lazily from the instance (``UniformTable``), ``run_on_table``
-reads a given table (``RewardTable``), so privacy audits exercise the simulation code path.
+reads a given table (``RewardTable``), so privacy audits exercise the simulation code path; ``bai_releases`` runs
+one trial that records its releases (the ``releases`` entry of a private algorithm, :mod:`dpbandits.privacy`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..core.validation import (
     check_seed,
     check_theta,
 )
+from .noise import NoiseTap
 from .table import RewardTable, UniformTable, reward_bounds
 
 
@@ -150,3 +152,36 @@ def run_on_table(algorithm, arms, table, epsilon, rng, **params) -> int:
         epsilon = None  # non-private algorithms ignore epsilon; one simulation serves every epsilon
     resolved = alg.resolve(params)
     return int(alg.run(arms, budget, epsilon, [rng], resolved, lambda _: source)[0])
+
+
+def means_instance(means) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(arms float64[K, K], lo float64[K], hi float64[K]): the linear instance of arm means ``means`` (float[K] in
+    [0, 1]) that the release ledger runs. Arms are the unit vectors and theta = means, so a_i . theta = mu_i (for
+    K = 2 this is ``two_arm_instance(1, mu_1, mu_2)``); rewards are U[mu_i - w, mu_i + w] (``uniform_centered``)
+    with w = min_i min(mu_i, 1 - mu_i), the widest width every arm admits."""
+    means = np.asarray(means, dtype=np.float64)
+    width = float(np.min(np.minimum(means, 1.0 - means)))
+    lo, hi = reward_bounds(means, "uniform_centered", width)
+    return np.eye(means.size), lo, hi
+
+
+def bai_releases(make_plan, recommend):
+    """The ``releases`` entry of a BAI algorithm whose trial is ``recommend(plan, table, rng, book=None)`` on
+    ``make_plan(arms, budget, epsilon, params)``: ``releases(means, horizon, epsilon, params, rng, book,
+    instance=None) -> pulls int64[K]``, the entries of each arm's stream that one trial on :func:`means_instance`
+    (or ``instance`` = (arms, lo, hi)) with budget ``horizon`` read, its rewards drawn lazily from ``rng`` as
+    :func:`simulate_bai` draws them, every release noted in ``book`` (None: the plain run).
+    ``releases.trial`` takes the same arguments and returns (recommended arm, pulls)."""
+
+    def trial(means, horizon, epsilon, params, rng, book=None, instance=None) -> tuple[int, np.ndarray]:
+        arms, lo, hi = means_instance(means) if instance is None else instance
+        plan = make_plan(np.asarray(arms, dtype=np.float64), int(horizon), epsilon, params)
+        table = UniformTable(lo, hi, int(horizon), rng)
+        arm = recommend(plan, table, rng) if book is None else recommend(plan, table, NoiseTap(rng), book)
+        return arm, table.next.copy()
+
+    def releases(means, horizon, epsilon, params, rng, book, instance=None) -> np.ndarray:
+        return trial(means, horizon, epsilon, params, rng, book, instance)[1]
+
+    releases.trial = trial
+    return releases

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core.jit import kernel
 from ..core.registry import Param
+from ..mechanisms.ledger import LAPLACE, next_draw, note
 from ._laws import reward, reward_sum
 from ._regret import fill_linear, record
 
@@ -41,10 +42,11 @@ Setup = namedtuple("Setup", "means epsilon checkpoints law")
 
 
 @kernel
-def first_pulls(setup, state, rng):
+def first_pulls(setup, state, rng, book=None):
     """Rounds 1..K: arm a at round a + 1, its private mean mu[a] = X + Lap(1/epsilon).
 
-    Fills the checkpoints up to K; returns (next checkpoint slot, regret, reward sum).
+    Fills the checkpoints up to K; returns (next checkpoint slot, regret, reward sum). With a release ``book``
+    (:mod:`dpbandits.mechanisms.ledger`) each release is noted as reading entry 1 of its arm.
     """
     means, epsilon, checkpoints, law = setup
     out, mu = state.out, state.mu
@@ -54,7 +56,11 @@ def first_pulls(setup, state, rng):
     c = 0
     for a in range(means.size):
         x = reward(rng, law, means[a])
-        mu[a] = x + rng.laplace(0.0, 1.0 / epsilon)
+        scale = 1.0 / epsilon
+        noise = rng.laplace(0.0, scale)
+        mu[a] = x + noise
+        if book is not None:
+            note(book, LAPLACE, a, 1, 1, 1.0, scale, next_draw(book), noise)
         total += x
         regret += gap[a]
         c = record(out, checkpoints, c, a + 1, regret)
@@ -62,11 +68,12 @@ def first_pulls(setup, state, rng):
 
 
 @kernel
-def episode(a, t, horizon, setup, state, c, regret, rng):
+def episode(a, t, horizon, setup, state, c, regret, rng, book=None):
     """Arm ``a``'s episode from round t + 1: N_a pulls (fewer if the horizon cuts it, then no release).
 
     Updates n[a] (pulls), and for a completed episode last[a] (its length) and mu[a] (its private mean).
-    Returns (rounds done, next checkpoint slot, regret, the episode's reward sum).
+    Returns (rounds done, next checkpoint slot, regret, the episode's reward sum). With a release ``book``
+    the release is noted as reading the episode's entries N_a + 1..2 N_a of arm ``a`` with weight 1/N_a.
     """
     means, epsilon, checkpoints, law = setup
     n, last, mu, out = state.n, state.last, state.mu, state.out
@@ -76,8 +83,12 @@ def episode(a, t, horizon, setup, state, c, regret, rng):
     c = fill_linear(out, checkpoints, c, t, regret, t + steps, gap)
     s = reward_sum(rng, law, steps, means[a])
     if steps == length:
-        mu[a] = s / length + rng.laplace(0.0, 1.0 / (epsilon * length))
+        scale = 1.0 / (epsilon * length)
+        noise = rng.laplace(0.0, scale)
+        mu[a] = s / length + noise
         last[a] = length
+        if book is not None:
+            note(book, LAPLACE, a, n[a] + 1, n[a] + length, 1.0 / length, scale, next_draw(book), noise)
     n[a] += steps
     return t + steps, c, regret + gap * steps, s
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.jit import helper, kernel
+from ..mechanisms.ledger import LAPLACE, next_draw, note
 from ._laws import reward_sum
 
 
@@ -40,17 +41,23 @@ def lazy_count(a, cur, size):
 
 
 @kernel
-def lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law=0):
+def lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law=0, book=None):
     """Close arm ``a``'s complete epoch and return its reward sum Phi.
 
     Draws Phi, the sum of size[a] rewards (``_laws.reward_sum``: one Binomial(size[a], means[a]) under law
     0), then one Lap(1/epsilon) on the sum; sets
     obs[a] = size[a], mu[a] = (Phi + noise) / obs[a], doubles size[a] and empties the epoch.
+    With a release ``book`` (:mod:`dpbandits.mechanisms.ledger`) the release is noted: the epoch of m = size[a]
+    pulls follows the closed ones of 1, 2, ..., m/2 pulls, so it holds the arm's entries m..2m-1 (weight 1).
     """
     m = size[a]
     phi = reward_sum(rng, law, m, means[a])
     obs[a] = m
-    mu[a] = (phi + rng.laplace(0.0, 1.0 / epsilon)) / m
+    scale = 1.0 / epsilon
+    noise = rng.laplace(0.0, scale)
+    mu[a] = (phi + noise) / m
+    if book is not None:
+        note(book, LAPLACE, a, m, 2 * m - 1, 1.0, scale, next_draw(book), noise)
     size[a] = 2 * m
     cur[a] = 0
     return phi

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..core.jit import kernel
 from ..core.laws import LAWS
 from ..core.registry import Algorithm, Audit, Contract, Param, Setting, register
@@ -26,16 +28,17 @@ from ._params import TIE_BREAK
 
 
 @kernel
-def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, random_ties, law=0):
+def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, random_ties, law=0, book=None):
     """One run. Returns (regret[C], pulls[K], reward_sum, last[K], mu[K]): final n_a and private means.
 
     ``law``: reward law code (``_laws``); an episode reads only its reward sum (one Binomial under law 0).
+    ``book``: a release book (:mod:`dpbandits.mechanisms.ledger`) that records each release, or None (compiled away).
     """
     k = means.size
     setup = Setup(means, epsilon, checkpoints, law)
     state = new_state(k, checkpoints.size)
     mu, last, n, index, out = state
-    c, regret, total = first_pulls(setup, state, rng)
+    c, regret, total = first_pulls(setup, state, rng, book)
     t = k
     while t < horizon:
         lt = math.log(t + 1)
@@ -44,7 +47,7 @@ def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, ran
             mb = min(max(mu[a] + level / epsilon, 0.0), 1.0)
             index[a] = klucb_upper(mb, level, tol)
         a = argmax_ties(index, rng, random_ties)
-        t, c, regret, s = episode(a, t, horizon, setup, state, c, regret, rng)
+        t, c, regret, s = episode(a, t, horizon, setup, state, c, regret, rng, book)
         total += s
     return out, n, total, last, mu
 
@@ -63,6 +66,14 @@ def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
         *law_args(rewards),
     )
     return out, n, total
+
+
+def releases(means, horizon, epsilon, params, rng, book):
+    """One run that records its releases in ``book`` (:mod:`dpbandits.mechanisms.ledger`); returns pulls int64[K]."""
+    last = np.array([horizon], dtype=np.int64)
+    random_ties = params["tie_break"] == "random"
+    alpha, tol = params["alpha"], params["klucb_tol"]
+    return adap_klucb_kernel(means, horizon, epsilon, alpha, tol, last, rng, random_ties, 0, book)[1]
 
 
 # mb_a = Clip01(mu~_a + alpha ln t/(eps n_a)) < 1 at t = 3, n_a = 1 needs eps > 3.1 ln 3 = 3.4
@@ -91,6 +102,7 @@ register(
             fast_runs=3000,
         ),
         run=run,
+        releases=releases,
         params={
             "tie_break": TIE_BREAK,
             "alpha": ALPHA,

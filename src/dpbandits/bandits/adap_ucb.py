@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..core.jit import kernel
 from ..core.laws import LAWS
 from ..core.registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
@@ -30,21 +32,23 @@ UCB_LOG_READINGS = {
 
 
 @kernel
-def adap_ucb_kernel(means, horizon, epsilon, alpha, log_c, checkpoints, rng, random_ties, law=0):
+def adap_ucb_kernel(means, horizon, epsilon, alpha, log_c, checkpoints, rng, random_ties, law=0, book=None):
     """One run; ``log_c`` = ln c of the index's ln(c t_l). Returns (regret[C], pulls[K], reward_sum, last[K],
-    mu[K]): final pull counts, last episode lengths and private means. ``law``: reward law code (``_laws``)."""
+    mu[K]): final pull counts, last episode lengths and private means. ``law``: reward law code (``_laws``);
+    ``book``: a release book (:mod:`dpbandits.mechanisms.ledger`) that records each release, or None (compiled away).
+    """
     k = means.size
     setup = Setup(means, epsilon, checkpoints, law)
     state = new_state(k, checkpoints.size)
     mu, last, n, index, out = state
-    c, regret, total = first_pulls(setup, state, rng)
+    c, regret, total = first_pulls(setup, state, rng, book)
     t = k
     while t < horizon:
         lt = math.log(t + 1)
         for a in range(k):
             index[a] = mu[a] + math.sqrt(alpha * (log_c + lt) / (2.0 * last[a])) + alpha * lt / (epsilon * last[a])
         a = argmax_ties(index, rng, random_ties)
-        t, c, regret, s = episode(a, t, horizon, setup, state, c, regret, rng)
+        t, c, regret, s = episode(a, t, horizon, setup, state, c, regret, rng, book)
         total += s
     return out, n, total, last, mu
 
@@ -66,6 +70,14 @@ def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
     return out, n, total
 
 
+def releases(means, horizon, epsilon, params, rng, book):
+    """One run that records its releases in ``book`` (:mod:`dpbandits.mechanisms.ledger`); returns pulls int64[K]."""
+    last = np.array([horizon], dtype=np.int64)
+    log_c = math.log(2.0) if params["ucb_log"] == "2t" else 0.0
+    random_ties = params["tie_break"] == "random"
+    return adap_ucb_kernel(means, horizon, epsilon, params["alpha"], log_c, last, rng, random_ties, 0, book)[1]
+
+
 register(
     Algorithm(
         name="adap_ucb",
@@ -85,6 +97,7 @@ register(
             fast_runs=3000,
         ),
         run=run,
+        releases=releases,
         laws=LAWS,
         params={
             "tie_break": TIE_BREAK,

@@ -78,11 +78,12 @@ def run_length(a, t, most, mu, hoeff, lap):
 
 
 @kernel
-def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ties, collapse=True, law=0):
+def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ties, collapse=True, law=0, book=None):
     """One run. Returns (regret[C], pulls[K], reward_sum, obs[K], mu[K]): final O_j and private means.
 
     ``collapse=False`` decides round by round (the same result; kept for the equivalence test); ``law``: reward
-    law code (``_laws``; the epochs read only their reward sums, so the run lengths hold under every law).
+    law code (``_laws``; the epochs read only their reward sums, so the run lengths hold under every law);
+    ``book``: a release book (:mod:`dpbandits.mechanisms.ledger`) that records each epoch's release, or None.
     """
     k = means.size
     gap = means.max() - means
@@ -112,7 +113,7 @@ def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ti
                 m = run_length(a, t, min(size[a] - cur[a], horizon - t + 1), mu, hoeff, lap)
         cur[a] += m - 1  # rounds t .. t+m-2 cannot complete the epoch (m <= its remaining pulls)
         if lazy_count(a, cur, size):
-            total += lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law)
+            total += lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law, book)
             hoeff[a] = math.sqrt(3.0 / obs[a])
             lap[a] = 3.0 / (epsilon * obs[a])
         n[a] += m
@@ -131,6 +132,13 @@ def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
     return out, n, total
 
 
+def releases(means, horizon, epsilon, params, rng, book):
+    """One run that records its releases in ``book`` (:mod:`dpbandits.mechanisms.ledger`); returns pulls int64[K]."""
+    last = np.array([horizon], dtype=np.int64)
+    random_ties = params["tie_break"] == "random"
+    return anytime_lazy_ucb_kernel(means, horizon, epsilon, last, rng, random_ties, True, 0, book)[1]
+
+
 register(
     Algorithm(
         name="anytime_lazy_ucb",
@@ -140,6 +148,7 @@ register(
         reference="dpbandits.reference.hu:AnytimeLazyUCB",
         collapsed=True,
         run=run,
+        releases=releases,
         params={"tie_break": TIE_BREAK},
         # ten arms: the noisy first releases decide which arm leads (bonuses dwarf the noise otherwise)
         contract=Contract(

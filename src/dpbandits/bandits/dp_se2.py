@@ -25,10 +25,13 @@ from __future__ import annotations
 import math
 from functools import partial
 
+import numpy as np
+
 from ..core.audit_tables import DEFAULT_HORIZON, threshold_candidates
 from ..core.jit import kernel
 from ..core.laws import LAWS
 from ..core.registry import ALGORITHMS, Algorithm, Audit, Contract, OptionalProbability, Param, Setting, register
+from ..mechanisms.ledger import SVT_QUERY, SVT_THRESHOLD, next_draw, note
 from ..mechanisms.noise import laplace_scale
 from ..mechanisms.stopping import svt_scales
 from ._elimination import eliminate, exploit, run_buffers
@@ -53,12 +56,23 @@ def noise_scales(epsilon: float, r: int) -> tuple[float, float, float]:
 
 
 @kernel
-def dp_se2_kernel(means, horizon, checkpoints, params, rng, law=0):
+def _note_query(book, arms, m, pulls, r, scale, noise, group):
+    """Note one check of the sparse vector ``group``: max S - min S of the epoch's reward sums (r entries of each
+    viable arm, weight 1) is one statistic, a head row for arms[0] and a further range for every other arm."""
+    draw = next_draw(book)
+    for j in range(m):
+        q = arms[j]
+        note(book, SVT_QUERY, q, pulls[q] - r + 1, pulls[q], 1.0, scale, draw, noise, 1.0 if j > 0 else 0.0, group)
+
+
+@kernel
+def dp_se2_kernel(means, horizon, checkpoints, params, rng, law=0, book=None):
     """One run. Returns (regret[C], pulls[K], reward_sum); ``law``: reward law code (``_laws``).
 
     params = (epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit): halt_mult, c_coef: M and C of the
     halting test; plus_one: 1 for checks at 2^l + 1, else 0; svt_scale: Laplace scale of B and A_r; hist_unit:
-    histogram scale times r.
+    histogram scale times r. ``book``: a release book (:mod:`dpbandits.mechanisms.ledger`) that records the
+    sparse vectors' threshold and queries and the histograms' releases, or None (compiled away).
     """
     epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit = params
     k = means.size
@@ -71,6 +85,10 @@ def dp_se2_kernel(means, horizon, checkpoints, params, rng, law=0):
     c = 0
     while m > 1 and t < horizon:
         b = rng.laplace(0.0, svt_scale)
+        group = -1.0
+        if book is not None:
+            group = next_draw(book)
+            note(book, SVT_THRESHOLD, -1, 0, 0, 1.0, svt_scale, group, b, 0.0, group)
         rate = 0.0
         for j in range(m):
             sums[arms[j]] = 0.0
@@ -99,6 +117,8 @@ def dp_se2_kernel(means, horizon, checkpoints, params, rng, law=0):
             t += m * d
             r += d
             a_r = rng.laplace(0.0, svt_scale)
+            if book is not None:
+                _note_query(book, arms, m, pulls, r, svt_scale, a_r, group)
             h = math.sqrt(math.log(16.0 * k * m * ell * ell / beta) / (2.0 * r))
             c_r = (
                 c_fixed
@@ -115,7 +135,7 @@ def dp_se2_kernel(means, horizon, checkpoints, params, rng, law=0):
                 break
         if not halted:
             break
-        top = noisy_means(sums, r, arms, m, hist_unit / r, rng, noisy)
+        top = noisy_means(sums, r, arms, m, hist_unit / r, rng, noisy, book, pulls)
         threshold = 2.0 * h + 4.0 * math.log(4.0 * k * m / beta) / (epsilon * r)
         m = eliminate(arms, m, noisy, top, threshold)
     if t < horizon:  # exploitation: |S| = 1
@@ -127,12 +147,25 @@ def dp_se2_kernel(means, horizon, checkpoints, params, rng, law=0):
 def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2", rewards="bernoulli"):
     """One run of ``variant`` ("dp_se2" or "dp_se2_modified") under reward law ``rewards``; see
     :func:`dp_se2_kernel`."""
+    kernel_params = _kernel_params(horizon, epsilon, params, variant)
+    return dp_se2_kernel(means, horizon, checkpoints, kernel_params, rng, *law_args(rewards))
+
+
+def releases(means, horizon, epsilon, params, rng, book, variant="dp_se2"):
+    """One run of ``variant`` that records its releases in ``book`` (:mod:`dpbandits.mechanisms.ledger`); returns
+    pulls int64[K]."""
+    last = np.array([horizon], dtype=np.int64)
+    kernel_params = _kernel_params(horizon, epsilon, params, variant)
+    return dp_se2_kernel(means, horizon, last, kernel_params, rng, 0, book)[1]
+
+
+def _kernel_params(horizon, epsilon, params, variant):
+    """The ``params`` tuple of :func:`dp_se2_kernel` for ``variant`` at (horizon, epsilon)."""
     halt_mult, c_coef = VARIANTS[variant]
     svt_scale, _, hist_unit = noise_scales(epsilon, 1)
     beta = resolve_beta(params["beta"], horizon)
     plus_one = int(params["check_schedule"] == "pow2plus1")
-    kernel_params = (epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit)
-    return dp_se2_kernel(means, horizon, checkpoints, kernel_params, rng, *law_args(rewards))
+    return (epsilon, beta, halt_mult, c_coef, plus_one, svt_scale, hist_unit)
 
 
 #: Reading axis of the SVT check rounds (docs/reconstructions.md, "DP-SE 2's check rounds").
@@ -221,6 +254,7 @@ for _name, _label in (("dp_se2", "DP-SE 2"), ("dp_se2_modified", "modified DP-SE
             audit=Audit(params={"beta": 0.9}, plan=_audit_plan(_name)),
             contract=_CONTRACTS[_name],
             run=partial(run, variant=_name),
+            releases=partial(releases, variant=_name),
             params=PARAMS,
             laws=LAWS,
             needs_horizon=True,

@@ -49,7 +49,7 @@ from ..core.laws import LAWS
 from ..core.registry import Algorithm, Contract, OptionalProbability, Param, Setting, register
 from ..mechanisms.noise import tree_levels
 from ._argmax import first_max, fma, lead_chunk, padded_index
-from ._counters import tree_noise_step
+from ._counters import tree_noise_step, tree_note
 from ._draws import critical_chunks, fill_draws, fill_laplace, fill_sqrt_log
 from ._laws import BERNOULLI, law_args, stream_reward
 from ._params import resolve_beta
@@ -207,8 +207,9 @@ def _new_state(k, gamma):
 
 
 @kernel
-def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, lead, sb, law):
+def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, lead, sb, law, scale=1.0, book=None):
     """Steps t .. t + jn - 1 on draws u[:jn], eta[:jn], recording the regret at the checkpoints reached.
+    With a release ``book``, each tree node (Lap(``scale``), draw t - 1) is noted and the argmax decides every step.
 
     Under reward law ``law`` != 0 (``_laws``) each pull draws its reward from stream ``sb`` (u is unused) and the
     argmax decides every step.
@@ -234,10 +235,12 @@ def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, 
                 acc[1] += _pull(ci, di, arm[a], zt[a], n, a, u[_U(j)], eta[_U(j)], means, gamma)
             else:
                 acc[1] += _add(ci, di, arm[a], zt[a], n, a, stream_reward(sb, law, means[a]), eta[_U(j)], gamma)
+            if book is not None:
+                tree_note(book, a, n[a], scale, eta[_U(j)], t - 1)
             acc[0] += gap[a]
             j += 1
             t += 1
-            if lead and law == BERNOULLI and a == last[0] and t > k + 1 and j < stop:
+            if lead and book is None and law == BERNOULLI and a == last[0] and t > k + 1 and j < stop:
                 j1 = _lead(j, stop, a, u, eta, g, means, gap, gamma, ci, di, arm[a], zt[a], n, acc, inv, rsq)
                 t += j1 - j
                 j = j1
@@ -249,9 +252,9 @@ def _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, 
 
 
 @kernel
-def _run(means, horizon, gamma, scale, checkpoints, sb, crit, out, lead, law):
+def _run(means, horizon, gamma, scale, checkpoints, sb, crit, out, lead, law, book=None):
     """One run on stream ``sb`` under reward law code ``law``: regret at the checkpoints into ``out``; returns
-    (pulls[K], reward sum)."""
+    (pulls[K], reward sum). ``book``: a release book (see :func:`_run_block`), or None (compiled away)."""
     gap = means.max() - means
     state = _new_state(means.size, gamma)
     u = np.empty(BLOCK)
@@ -265,9 +268,8 @@ def _run(means, horizon, gamma, scale, checkpoints, sb, crit, out, lead, law):
         else:
             fill_laplace(sb, scale, eta)
         fill_sqrt_log(g, t)
-        t, c = _run_block(
-            min(BLOCK, horizon - t + 1), t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, lead, sb, law
-        )
+        jn = min(BLOCK, horizon - t + 1)
+        t, c = _run_block(jn, t, u, eta, g, means, gap, gamma, state, checkpoints, c, out, lead, sb, law, scale, book)
     _, _, _, count, _, acc, _, _ = state
     return count, acc[1]
 
@@ -292,10 +294,11 @@ def dp_ucb_batch(means, horizon, gamma, scale, checkpoints, streams, lead=True, 
 
 
 @kernel
-def dp_ucb_on_draws(means, gamma, u, eta, checkpoints, lead=True):
+def dp_ucb_on_draws(means, gamma, u, eta, checkpoints, lead=True, scale=1.0, book=None):
     """DP-UCB on given draws: step t (1-based) gets reward u[t-1] < mu_a and node noise eta[t-1].
 
-    The horizon is ``u.size``. Returns (regret[C], pulls[K], reward_sum) of the one run.
+    The horizon is ``u.size``. Returns (regret[C], pulls[K], reward_sum) of the one run. A release ``book``
+    records node t as draw t - 1 of Laplace scale ``scale`` (the scale eta was drawn with).
     """
     gap = means.max() - means
     state = _new_state(means.size, gamma)
@@ -303,35 +306,23 @@ def dp_ucb_on_draws(means, gamma, u, eta, checkpoints, lead=True):
     g = np.empty(u.size)
     for j0 in range(0, u.size, BLOCK):  # the kernel's blocks, so g is the kernel's g
         fill_sqrt_log(g[j0 : j0 + BLOCK], j0 + 1)
+    no_stream = np.zeros(0, dtype=np.uint64)  # replay reads no stream
     _run_block(
-        u.size,
-        1,
-        u,
-        eta,
-        g,
-        means,
-        gap,
-        gamma,
-        state,
-        checkpoints,
-        0,
-        out,
-        lead,
-        np.zeros(0, dtype=np.uint64),
-        BERNOULLI,
+        u.size, 1, u, eta, g, means, gap, gamma, state, checkpoints, 0, out, lead, no_stream, BERNOULLI, scale, book
     )
     _, _, _, count, _, acc, _, _ = state
     return out, count, acc[1]
 
 
-def replay(means, epsilon, checkpoints, params, u, eta, picks):
+def replay(means, epsilon, checkpoints, params, u, eta, picks, book=None):
     """:func:`dp_ucb_on_draws` with the registry's replay arguments (``Algorithm.replay``): ``eta`` are standard
-    Laplace values, scaled here by the node scale; DP-UCB draws no tie picks."""
+    Laplace values, scaled here by the node scale; DP-UCB draws no tie picks. ``book``: a release book."""
     u = np.ascontiguousarray(u, dtype=np.float64)
     beta = resolve_beta(params["beta"], u.size)
     gamma = gamma_bonus(means.size, u.size, epsilon, beta, params["gamma_log"], params["gamma_denominator"])
-    eta = node_scale(u.size, epsilon) * np.asarray(eta, dtype=np.float64)
-    return dp_ucb_on_draws(means, gamma, u, eta, np.asarray(checkpoints, dtype=np.int64))
+    scale = node_scale(u.size, epsilon)
+    eta = scale * np.asarray(eta, dtype=np.float64)
+    return dp_ucb_on_draws(means, gamma, u, eta, np.asarray(checkpoints, dtype=np.int64), True, scale, book)
 
 
 def run_batch(means, horizon, epsilon, checkpoints, rngs, params, rewards="bernoulli"):
@@ -350,6 +341,19 @@ def run_batch(means, horizon, epsilon, checkpoints, rngs, params, rewards="berno
 run = single_run(run_batch)
 
 
+def releases(means, horizon, epsilon, params, rng, book):
+    """One run (``rng``'s stream, advanced) that records each tree node in ``book``; returns pulls int64[K]."""
+    beta = resolve_beta(params["beta"], horizon)
+    gamma = gamma_bonus(means.size, horizon, epsilon, beta, params["gamma_log"], params["gamma_denominator"])
+    streams = new_streams([rng])
+    out = np.empty(1)
+    last = np.array([horizon], dtype=np.int64)
+    crit = critical_chunks(means)
+    pulls, _ = _run(means, horizon, gamma, node_scale(horizon, epsilon), last, streams[0], crit, out, False, 0, book)
+    set_streams_state([rng], streams)
+    return pulls
+
+
 register(
     Algorithm(
         name="dp_ucb",
@@ -366,6 +370,7 @@ register(
             fast_runs=3000,
         ),
         run_batch=run_batch,
+        releases=releases,
         params={
             "beta": OptionalProbability(
                 None,

@@ -66,9 +66,10 @@ def h_of(lt, nu_form):
 
 
 @kernel(numpy_errors=True)
-def dp_ucb_bound_kernel(means, horizon, checkpoints, params, draws, law=0):
+def dp_ucb_bound_kernel(means, horizon, checkpoints, params, draws, law=0, book=None):
     """One run (``_tossou``'s calling convention; ``params`` from :func:`_args`). Returns (regret[C], pulls[K],
-    reward_sum); the counters' standard Laplace draws are eta in order."""
+    reward_sum); the counters' standard Laplace draws are eta in order. ``book``: a release book that records
+    each counter draw (``_counters.hybrid_noise_step``), or None (compiled away)."""
     epsilon, random_ties, split, bound_sqrt, nu_form = params
     sb, u, eta, picks, replay = draws
     k = means.size
@@ -86,6 +87,7 @@ def dp_ucb_bound_kernel(means, horizon, checkpoints, params, draws, law=0):
         nxt[i, 0], nxt[i, 1], nxt[i, 2] = 1.0, nu_slope(1, nu_form) / epsilon, 1.0
     levels = np.zeros((k, 65))
     state = np.zeros((k, 2))
+    marks = np.zeros((k, 66), dtype=np.int64)  # the counters' ledger bookkeeping (read only with a book)
     regret = 0.0
     total = 0.0
     ci = 0
@@ -114,7 +116,7 @@ def dp_ucb_bound_kernel(means, horizon, checkpoints, params, draws, law=0):
         n[a] = na
         sa = s[a] + r
         s[a] = sa
-        noise = hybrid_noise_step(levels[a], state[a], na, eta[ec], scale, scale)
+        noise = hybrid_noise_step(levels[a], state[a], na, eta[ec], scale, scale, book, a, marks, na)
         ec += 1
         pa[a] = (sa + noise) * nxt[a, 0]
         pb[a] = nxt[a, 1]
@@ -140,7 +142,7 @@ def _args(means, horizon, epsilon, params):
     )
 
 
-run, dp_ucb_bound_on_draws = entry_points(dp_ucb_bound_kernel, _args)
+run, dp_ucb_bound_on_draws, releases = entry_points(dp_ucb_bound_kernel, _args)
 
 
 register(
@@ -153,6 +155,7 @@ register(
         bound=Bound("Thm 3.2", "dpbandits.drawing.theory:dp_ucb_bound_thm32"),
         run=run,
         replay=dp_ucb_bound_on_draws,
+        releases=releases,
         contract=Contract(
             bernoulli=Setting((0.7, 0.5, 0.45), 400, 0.5),
             deterministic=Setting((1.0, 0.0, 0.0, 0.0, 0.0), 300, 16.0),

@@ -33,6 +33,7 @@ import numpy as np
 from ..core.jit import kernel
 from ..core.laws import LAWS
 from ..core.registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
+from ..mechanisms.ledger import LAPLACE, next_draw, note
 from ._argmax import best_arm, padded_index, resolve_tie
 from ._laws import BERNOULLI, stream_reward
 from ._params import TIE_BREAK
@@ -77,10 +78,11 @@ def input_epsilon(epsilon: float, delta: float, v: float = 1.1, log: str = "ln")
 
 
 @kernel(numpy_errors=True)
-def dp_ucb_int_kernel(means, horizon, checkpoints, params, draws, law=0):
+def dp_ucb_int_kernel(means, horizon, checkpoints, params, draws, law=0, book=None):
     """One run (``_tossou``'s calling convention; ``params`` = (f, v, random_ties, update) from :func:`_args`,
     update: 0 frozen, 1 literal, 2 live_bonus, 3 scheduled). Returns (regret[C], pulls[K], reward_sum); the
-    releases' standard Laplace draws are eta in order."""
+    releases' standard Laplace draws are eta in order. ``book``: a release book that records each release (the
+    mean of arm i's n_i entries, Laplace scale n_i^(v/2-1)), or None (compiled away)."""
     f, v, random_ties, update = params
     sb, u, eta, picks, replay = draws
     k = means.size
@@ -117,7 +119,10 @@ def dp_ucb_int_kernel(means, horizon, checkpoints, params, draws, law=0):
                 if every if update == 3 else (phase[i] == 0 and (update == 1 or n[i] != last[i])):
                     if ec == eta.size:
                         ec = refill_laplace(sb, eta, replay)
-                    noisy_mean[i] = s[i] / n[i] + float(n[i]) ** expo * eta[ec]
+                    noise = float(n[i]) ** expo * eta[ec]
+                    noisy_mean[i] = s[i] / n[i] + noise
+                    if book is not None:
+                        note(book, LAPLACE, i, 1, n[i], 1.0 / n[i], float(n[i]) ** expo, next_draw(book), noise)
                     ec += 1
                     last[i] = n[i]
                     index[i] = noisy_mean[i] + math.sqrt(lt2 / n[i])
@@ -155,7 +160,7 @@ def _args(means, horizon, epsilon, params):
     return f, params["v"], params["tie_break"] == "random", UPDATES.index(params["int_update"])
 
 
-run, dp_ucb_int_on_draws = entry_points(dp_ucb_int_kernel, _args)
+run, dp_ucb_int_on_draws, releases = entry_points(dp_ucb_int_kernel, _args)
 
 
 def audit_plan(epsilon: float, params: dict) -> tuple[int, None]:
@@ -176,6 +181,8 @@ register(
         bound=Bound("Thm 3.5", "dpbandits.drawing.theory:dp_ucb_int_thm35"),
         run=run,
         replay=dp_ucb_int_on_draws,
+        releases=releases,
+        privacy="approx",
         contract=Contract(
             bernoulli=Setting((0.7, 0.5, 0.45), 400, 0.5), deterministic=Setting((1.0, 0.0, 0.0), 300, 4.0)
         ),

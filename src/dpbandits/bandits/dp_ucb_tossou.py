@@ -30,10 +30,11 @@ from ._tossou import BLOCK, entry_points, refill_laplace, run_buffers
 
 
 @kernel(numpy_errors=True)
-def dp_ucb_tossou_kernel(means, horizon, checkpoints, params, draws, law=0):
+def dp_ucb_tossou_kernel(means, horizon, checkpoints, params, draws, law=0, book=None):
     """One run (``_tossou``'s calling convention; ``params`` from :func:`_args`; ``eta`` holds K * ``BLOCK``
     draws). Returns (regret[C], pulls[K], reward_sum); the counters' standard Laplace draws are eta in order, arm
-    by arm within a step; ``g`` holds a block's sqrt(2 ln t) in place of ln t."""
+    by arm within a step; ``g`` holds a block's sqrt(2 ln t) in place of ln t. ``book``: a release book that
+    records each counter draw (``_counters.hybrid_noise_step``; counter i reads arm i's rewards), or None."""
     epsilon, random_ties, split = params
     sb, u, eta, picks, replay = draws
     k = means.size
@@ -48,6 +49,7 @@ def dp_ucb_tossou_kernel(means, horizon, checkpoints, params, draws, law=0):
     n = np.zeros(k, dtype=np.int64)
     levels = np.zeros((k, 65))
     state = np.zeros((k, 2))
+    marks = np.zeros((k, 66), dtype=np.int64)  # the counters' ledger bookkeeping (read only with a book)
     regret = 0.0
     total = 0.0
     ci = 0
@@ -78,7 +80,7 @@ def dp_ucb_tossou_kernel(means, horizon, checkpoints, params, draws, law=0):
         if ec + k > eta.size:
             ec = refill_laplace(sb, eta, replay)
         for i in range(k):
-            noise = hybrid_noise_step(levels[i], state[i], t, eta[ec + i], scale, scale)
+            noise = hybrid_noise_step(levels[i], state[i], t, eta[ec + i], scale, scale, book, i, marks, n[i])
             pa[i] = (s[i] + noise) * inv[i]  # (S_i + noise_i) / n_i; padding stays -inf
         ec += k
         total += r
@@ -93,7 +95,7 @@ def _args(means, horizon, epsilon, params):
     return epsilon, params["tie_break"] == "random", hybrid_split(params)
 
 
-run, dp_ucb_tossou_on_draws = entry_points(dp_ucb_tossou_kernel, _args, eta_per_arm=True)
+run, dp_ucb_tossou_on_draws, releases = entry_points(dp_ucb_tossou_kernel, _args, eta_per_arm=True)
 
 
 register(
@@ -106,6 +108,7 @@ register(
         bound=Bound("Thm 3.3", "dpbandits.drawing.theory:dp_ucb_tossou_thm33"),
         run=run,
         replay=dp_ucb_tossou_on_draws,
+        releases=releases,
         contract=Contract(deterministic=Setting((1.0, 0.0, 0.0), 300, 2.0)),
         params={"tie_break": TIE_BREAK, "hybrid_split": HYBRID_SPLIT},
         laws=LAWS,

@@ -47,11 +47,12 @@ def theta_stream(rng):
 
 
 @kernel(numpy_errors=True)
-def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, random_ties, law=0):
+def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, random_ties, law=0, book=None):
     """One run. Returns (regret[C], pulls[K], reward_sum, obs[K], mu[K]): final O_j and private means.
 
     theta draws from stream ``sb`` (:func:`theta_stream`, advanced), epoch closes (rewards of law ``law``,
-    ``_laws``) and tie picks from ``rng``.
+    ``_laws``) and tie picks from ``rng``. ``book``: a release book (:mod:`dpbandits.mechanisms.ledger`) that
+    records each epoch's release, or None (compiled away).
     """
     k = means.size
     gap = means.max() - means
@@ -82,7 +83,7 @@ def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, 
             if ties > 1 and random_ties:
                 a = pick_tie(theta, a, ties, rng)
         if lazy_count(a, cur, size):
-            total += lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law)
+            total += lazy_close(a, means, epsilon, rng, cur, size, obs, mu, law, book)
             inv[a] = 1.0 / obs[a]
         n[a] += 1
         regret += gap[a]
@@ -106,6 +107,23 @@ def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
         *law_args(rewards),
     )
     return out, n, total
+
+
+def releases(means, horizon, epsilon, params, rng, book):
+    """One run that records its releases in ``book`` (:mod:`dpbandits.mechanisms.ledger`); returns pulls int64[K]."""
+    last = np.array([horizon], dtype=np.int64)
+    return lazy_dp_ts_kernel(
+        means,
+        horizon,
+        epsilon,
+        LOG_SCALES[params["bonus_log"]],
+        last,
+        rng,
+        theta_stream(rng),
+        params["tie_break"] == "random",
+        0,
+        book,
+    )[1]
 
 
 # m_j = Clip01(mu~_j + 3 ln t/(eps O_j)) (Hu & Hegde 2022, Algorithm 2)
@@ -134,6 +152,7 @@ register(
             fast_runs=7500,
         ),
         run=run,
+        releases=releases,
         params={
             "tie_break": TIE_BREAK,
             "bonus_log": Param(

@@ -22,6 +22,7 @@ import numpy as np
 from ..core.jit import helper, kernel
 from ..core.laws import LAWS
 from ..core.registry import Algorithm, Audit, Contract, Param, Setting, register
+from ..mechanisms.ledger import LAPLACE, note
 from ._argmax import count_max, first_max, padded_index, resolve_tie
 from ._draws import fill_draws, fill_laplace
 from ._laws import BERNOULLI, stream_reward
@@ -43,12 +44,13 @@ def reward(u, mean):
 
 
 @kernel(numpy_errors=True)
-def ldp_ucb_kernel(means, horizon, checkpoints, params, draws, law=0):
+def ldp_ucb_kernel(means, horizon, checkpoints, params, draws, law=0, book=None):
     """One run (``_tossou``'s calling convention; ``params`` from :func:`_args`, ``lap_scale`` the local Laplace
     scale 1/epsilon). Returns (regret[C], pulls[K], reward_sum) (the true rewards' sum).
 
     On replay step t's standard Laplace draw is eta[t-1]; under reward law ``law`` != 0 each pull draws its
-    reward from the stream and the block holds Laplace draws only.
+    reward from the stream and the block holds Laplace draws only. ``book``: a release book that records each
+    privatised reward (entry n_a + 1 of arm a, draw t - 1), or None (compiled away).
     """
     epsilon, lap_scale, explore_c, random_ties = params
     sb, u, eta, picks, replay = draws
@@ -88,8 +90,11 @@ def ldp_ucb_kernel(means, horizon, checkpoints, params, draws, law=0):
                     a, pc = resolve_tie(v, zero, 0.0, kp, best, m, sb, picks, pc, replay)
         q = t - 1 if replay else j
         x = reward(u[q], means[a]) if law == BERNOULLI else stream_reward(sb, law, means[a])
-        s[a] += x + lap_scale * eta[q]
+        z = lap_scale * eta[q]
+        s[a] += x + z
         n[a] += 1
+        if book is not None:
+            note(book, LAPLACE, a, n[a], n[a], 1.0, lap_scale, t - 1, z)
         total += x
         regret += gap[a]
         ci = record(out, checkpoints, ci, t, regret)
@@ -102,7 +107,7 @@ def _args(means, horizon, epsilon, params):
     return epsilon, 1.0 / epsilon, params["explore_c"], params["tie_break"] == "random"
 
 
-run, ldp_ucb_on_draws = entry_points(ldp_ucb_kernel, _args)
+run, ldp_ucb_on_draws, releases = entry_points(ldp_ucb_kernel, _args)
 
 
 register(
@@ -114,6 +119,8 @@ register(
         reference="dpbandits.reference.after:LDPUCB",
         run=run,
         replay=ldp_ucb_on_draws,
+        releases=releases,
+        privacy="local",
         laws=LAWS,
         # forced exploration reads no reward (it only delays the first data-dependent choice past the audit's
         # short horizon): audited without it

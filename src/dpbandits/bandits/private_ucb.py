@@ -20,9 +20,10 @@ import numpy as np
 from ..core.jit import kernel
 from ..core.laws import LAWS
 from ..core.registry import Algorithm, Contract, Param, Setting, register
+from ..mechanisms.ledger import next_draw
 from ..mechanisms.noise import tree_bits
 from ._argmax import best_arm3, padded_index, resolve_tie
-from ._counters import tree_noise_step
+from ._counters import tree_noise_step, tree_note
 from ._laws import BERNOULLI, stream_reward
 from ._params import TIE_BREAK
 from ._regret import record
@@ -43,9 +44,10 @@ SQRT_TERM_READINGS = {
 
 
 @kernel(numpy_errors=True)
-def private_ucb_kernel(means, horizon, checkpoints, params, draws, law=0):
+def private_ucb_kernel(means, horizon, checkpoints, params, draws, law=0, book=None):
     """One run (``_tossou``'s calling convention; ``params`` from :func:`_args`). Returns (regret[C], pulls[K],
-    reward_sum); the trees' standard Laplace draws are eta in order."""
+    reward_sum); the trees' standard Laplace draws are eta in order. ``book``: a release book that records each
+    tree node (``_counters.tree_note``), or None (compiled away)."""
     epsilon, node_scale, random_ties, hoeffding = params
     sb, u, eta, picks, replay = draws
     k = means.size
@@ -95,6 +97,8 @@ def private_ucb_kernel(means, horizon, checkpoints, params, draws, law=0):
         ec += 1
         b = base[a]
         base[a] = tree_noise_step(levels[a], b, na, e)
+        if book is not None:
+            tree_note(book, a, na, node_scale, e, next_draw(book))
         pa[a] = (sa + (b + e)) * nxt[a, 0]
         pe[a] = nxt[a, 0]
         pd[a] = nxt[a, 1]
@@ -123,7 +127,7 @@ def _args(means, horizon, epsilon, params):
     )
 
 
-run, private_ucb_on_draws = entry_points(private_ucb_kernel, _args)
+run, private_ucb_on_draws, releases = entry_points(private_ucb_kernel, _args)
 
 
 register(
@@ -135,6 +139,7 @@ register(
         reference="dpbandits.reference.tossou:PrivateUCB",
         run=run,
         replay=private_ucb_on_draws,
+        releases=releases,
         contract=Contract(
             bernoulli=Setting((0.7, 0.5, 0.45), 400, 0.5),
             deterministic=Setting((1.0, 0.0, 0.0), 300, 4.0),

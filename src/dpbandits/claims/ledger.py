@@ -34,7 +34,7 @@ from .sentences import sentence_of, sentence_verdict
 
 DEFAULT = "default"
 CONTRADICTED = "contradicted"
-READING_COLUMNS = ["reading", "reading_runs", "support", "support_level", "support_text"]
+READING_COLUMNS = ["reading", "reading_runs", "support", "support_level", "support_text", "privacy", "privacy_exceeds"]
 # a paper without claims: header only
 COLUMNS = [*(f.name for f in fields(Claim)), "sentence", "role", *READING_COLUMNS]
 OPPOSITE = {HOLDS: FAILS, FAILS: HOLDS}
@@ -44,15 +44,37 @@ def _runs_text(runs: dict) -> str:
     return ", ".join(f"{alg}: {n}" for alg, n in sorted(runs.items()))
 
 
+def spent_privacy(results: str | Path, paper: str) -> dict[str, tuple[str, str]]:
+    """{reading: (what its private algorithms spend, "yes" if one spends more than promised)} from
+    ``results/privacy/<paper>.csv`` (:func:`dpbandits.privacy.table`; empty if absent). A reading that changes no
+    algorithm's parameters spends what the default does (it has no rows of its own)."""
+    path = Path(results, "privacy", f"{paper}.csv")
+    if not path.exists():
+        return {}
+    df = pd.read_csv(path, keep_default_na=False)
+    out = {}
+    for reading, group in df.groupby("reading", sort=False):
+        parts = []
+        for r in group.itertuples():
+            at = f"eps={r.epsilon:g}" + (f", delta={r.delta:.2g}" if r.delta else "")
+            parts.append(f"{r.label} {r.spent:.3g} at {at}" + (" (EXCEEDS)" if r.exceeds == "yes" else ""))
+        out[reading] = ("; ".join(parts), "yes" if (group["exceeds"] == "yes").any() else "")
+    return out
+
+
 def paper_claims(results: str | Path, paper: str, readings=()) -> pd.DataFrame:
     """Rows (claim, reading) of ``paper``: its claims and theory check on the default tables under
-    ``results/figures/<paper>/`` and on each reading's tables under ``results/readings/<slug>/``.
+    ``results/figures/<paper>/`` and on each reading's tables under ``results/readings/<slug>/``, with the
+    privacy each reading spends (:func:`spent_privacy`).
 
     ``readings``: slugs of the readings to evaluate (each directory holds a ``reading.json`` manifest).
     """
     from . import PAPERS
 
-    sources = [(Path(results), dict(zip(READING_COLUMNS, (DEFAULT, "", 0, "default", ""), strict=True)))]
+    spent = spent_privacy(results, paper)
+    default_spent = spent.get(DEFAULT, ("", ""))
+    first = (DEFAULT, "", 0, "default", "", *default_spent)
+    sources = [(Path(results), dict(zip(READING_COLUMNS, first, strict=True)))]
     for slug in readings:
         base = Path(results, "readings", slug)
         manifest = json.loads((base / "figures" / paper / "reading.json").read_text())
@@ -66,6 +88,8 @@ def paper_claims(results: str | Path, paper: str, readings=()) -> pd.DataFrame:
                     "support": int(support.get("relative", 0)),
                     "support_level": support.get("level", "consistent"),
                     "support_text": support.get("text", ""),
+                    "privacy": spent.get(manifest["reading"], default_spent)[0],
+                    "privacy_exceeds": spent.get(manifest["reading"], default_spent)[1],
                 },
             )
         )
@@ -115,10 +139,11 @@ def with_robustness(df: pd.DataFrame, key: str = "claim_id") -> pd.DataFrame:
 
 def _changed(row) -> str:
     """ "reading -> verdict" with the reading's support (and "text contradicts it" where it does)."""
+    spends = "; spends more privacy than promised" if row.privacy_exceeds == "yes" else ""
     if row.reading == DEFAULT:
-        return f"{row.reading} -> {row.verdict}"
+        return f"{row.reading} -> {row.verdict}" + (f" ({spends[2:]})" if spends else "")
     note = "the text contradicts it" if row.support_level == CONTRADICTED else (row.support_text or row.support_level)
-    return f"{row.reading} -> {row.verdict} ({note})"
+    return f"{row.reading} -> {row.verdict} ({note}{spends})"
 
 
 def sentence_rows(df: pd.DataFrame) -> pd.DataFrame:

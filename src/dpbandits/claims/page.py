@@ -23,6 +23,9 @@ def _table(header: list[str], rows) -> list[str]:
 
 
 ROBUSTNESS = ("robust", "depends", "unsettled", "no readings")
+#: the last row of a paper's reading grid: what each reading's private algorithms spend at the papers' largest
+#: horizon (dpbandits.privacy), with EXCEEDS where it is more than they promise
+PRIVACY_ROW = "privacy spent (worst reward of one run)"
 SYMBOL = {HOLDS: "holds", FAILS: "**fails**", INCONCLUSIVE: "?"}
 
 
@@ -145,9 +148,13 @@ def markdown(df: pd.DataFrame, made_with: str = "", scale: dict | None = None) -
             + ".",
             "",
         ]
+        spent = [[PRIVACY_ROW, *(info.at[n, "privacy"] for n in names)]] if info["privacy"].any() else []
         lines += _table(
             ["claim", *names],
-            ([claim, *(SYMBOL.get(grid.at[claim, n], grid.at[claim, n]) for n in names)] for claim in grid.index),
+            [
+                *([claim, *(SYMBOL.get(grid.at[claim, n], grid.at[claim, n]) for n in names)] for claim in grid.index),
+                *spent,
+            ],
         )
     diag = diagnostic(df)
     lines += [

@@ -1,8 +1,9 @@
 """The ``dpbandits`` command: one entry point for simulating, benchmarking, auditing and configuring.
 
 ``dpbandits COMMAND --help`` describes each command. Exit status: 0 success, 1 a failed check
-(``audit --check``, ``config --check``, ``docs`` with warnings), 2 bad usage or input (argparse's
-convention; a ``ValueError`` from the package's validation is printed as one line, without a traceback).
+(``audit --check``, ``privacy`` over the promise, ``config --check``, ``docs`` with warnings), 2 bad usage or
+input (argparse's convention; a ``ValueError`` from the package's validation is printed as one line, without a
+traceback).
 ``python -m dpbandits.bench``, ``.audit`` and ``.configfile`` run the same code as the matching command.
 """
 
@@ -17,6 +18,7 @@ COMMANDS = {
     "simulate": ("dpbandits.cli.simulate", "main", "simulate one algorithm on one instance; print or save the runs"),
     "bench": ("dpbandits.bench.cli", "main", "time every regret kernel against its reference twin"),
     "audit": ("dpbandits.audit.cli", "main", "statistical privacy audit of the private algorithms"),
+    "privacy": ("dpbandits.cli.privacy", "main", "the privacy a run spends (its release ledger), against the promise"),
     "config": (
         "dpbandits.pipeline.configfile",
         "main",

@@ -40,6 +40,18 @@ def write_tables(fig: Figure, sims: dict[str, list[str]], csv: str, runs_csv: st
     return table
 
 
+def privacy_note(fig: Figure, spent) -> str:
+    """The caption's warning for the curves of ``fig`` whose algorithm spends more privacy than it promises, from
+    ``spent``, a paper's ``results/privacy/<paper>.csv`` as a DataFrame (:func:`dpbandits.privacy.table`; its
+    default reading's rows)."""
+    drawn = {c.algorithm for p in fig.panels for c in p.curves}
+    over = spent[(spent["reading"] == "default") & (spent["exceeds"] == "yes") & spent["algorithm"].isin(drawn)]
+    if over.empty:
+        return ""
+    items = "; ".join(f"{r.label} {r.spent:.3g} at eps={r.epsilon:g}" for r in over.itertuples())
+    return f"Spends more privacy than promised (worst reward, T={over['horizon'].max():g}): {items}."
+
+
 def make_figure(fig: Figure, sims: dict[str, list[str]], pdf: str, png: str, csv: str, runs_csv: str) -> None:
     """Write a figure's tidy tables (:func:`write_tables`) and draw it."""
     import matplotlib.pyplot as plt

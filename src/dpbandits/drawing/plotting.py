@@ -104,7 +104,8 @@ def caption(fig: Figure) -> str:
     text = _scaled_note(fig) + fig.spec.get("caption", f"{fig.paper} {fig.name}")
     shade = f" Shaded: {band}." if band else ""
     bounds = " Dotted: the theory bound of the curve in the same colour." if fig.theory else ""
-    return f"{text} Mean cumulative pseudo-regret over runs.{shade}{bounds} Settings: {describe(fig)}."
+    spends = f" {fig.spec['privacy_note']}" if fig.spec.get("privacy_note") else ""
+    return f"{text} Mean cumulative pseudo-regret over runs.{shade}{bounds}{spends} Settings: {describe(fig)}."
 
 
 def _style_keys(table: pd.DataFrame) -> pd.Series:

@@ -21,9 +21,10 @@ Columns of a row (float64[COLUMNS]):
     PART    0 for a release's head row, 1 for a further range of the same release
     GROUP   SVT rows: the DRAW of their sparse vector's threshold; -1 otherwise
 
-A *book* is float64[capacity + 1, COLUMNS]; row 0 is its header: [rows written, overflowed (0/1), window lo, window
-hi, draws counted by :func:`next_draw`]. :func:`note` keeps only rows that read an entry in the window [lo, hi] (and rows that read none), so that a
-long run can be accounted window by window (the same run, replayed with another window, makes the same draws).
+A *book* is float64[capacity + 1, COLUMNS]; row 0 is its header: [rows written, overflowed (0/1), window lo,
+window hi, draws counted by :func:`next_draw`]. :func:`note` keeps only rows that read an entry in the window
+[lo, hi] (and rows that read none), so that a long run can be accounted window by window (the same run, replayed
+with another window, makes the same draws).
 
 A kernel records only when given a book: ``if book is not None: note(book, ...)``; numba compiles the call away
 when ``book`` is left out (None), so simulations pay nothing.

@@ -23,7 +23,7 @@ from ..core.validation import check_epsilon, check_horizon, check_means
 from ..mechanisms import ledger
 from . import account
 
-CAPACITY = 1 << 20  # rows of a book (80 MiB); a window that needs more is split
+CAPACITY = 1 << 22  # rows of a book (320 MiB); a window of entries that needs more is split
 TOLERANCE = 1e-9  # relative: a spent epsilon above promise * (1 + TOLERANCE) exceeds it (sums of epsilon / m)
 CONTRACT_RUNS = 20  # runs of the contract's setting that spent() accounts by default
 
@@ -65,7 +65,9 @@ class Spent:
         """One line: spent against promised, and whether it exceeds."""
         eps, delta = self.promise
         promised = f"eps={eps:g}" + (f", delta={delta:.3g}" if self.model == "approx" else "")
-        spent = f"eps={self.epsilon:.6g}" + (f" at delta={self.delta:.3g} (pure sum {self.pure:.4g})" if self.delta else "")
+        spent = f"eps={self.epsilon:.6g}" + (
+            f" at delta={self.delta:.3g} (pure sum {self.pure:.4g})" if self.delta else ""
+        )
         run, arm, pos = self.worst
         verdict = "EXCEEDS" if self.exceeds else "within"
         return (
@@ -80,7 +82,7 @@ def contract_setting(name: str) -> tuple[list[float], int, float, dict]:
     (regret), or a small instance for BAI algorithms."""
     alg = registry.get(name)
     if alg.kind == "bai":
-        return [0.9, 0.7, 0.6, 0.5], 4000, 1.0, {}
+        return [0.9, 0.7, 0.6, 0.5], 4000, 0.5, {}
     s = alg.contract.bernoulli
     return list(s.means), s.horizon, s.epsilon, dict(alg.contract.params)
 
@@ -156,11 +158,11 @@ def _one_run(name, means, horizon, epsilon, params, seed, delta):
         count += len(rows)
         issues += account.problems(rows, pulls)
         win = account.window_sums(rows, pulls, lo, hi)
-        if win.pure.size and np.max(win.pure) > best_pure:
-            a, j = np.unravel_index(int(np.argmax(win.pure)), win.pure.shape)
-            best_pure = float(win.pure[a, j])
-            if not delta:
-                best_eps, where = best_pure, (int(a), lo + int(j))
+        for a, (starts, pure) in enumerate(zip(win.starts, win.pure, strict=True)):
+            if pure.size and pure.max() > best_pure:
+                best_pure = float(pure.max())
+                if not delta:
+                    best_eps, where = best_pure, (a, int(starts[int(np.argmax(pure))]))
         if delta:
             for a, j in account.candidates(win):
                 eps = account.pld_epsilon(*account.events(rows, a, j), delta)
@@ -168,3 +170,20 @@ def _one_run(name, means, horizon, epsilon, params, seed, delta):
                     best_eps, where = eps, (a, j)
         lo = hi + 1
     return best_eps, best_pure, where, count, issues
+
+
+TABLE_COLUMNS = ["reading", "algorithm", "label", "horizon", "epsilon", "delta", "spent", "pure", "ratio", "exceeds"]
+
+
+def table(settings: list[dict], runs: int = 1, seed: int = 0):
+    """pandas.DataFrame (:data:`TABLE_COLUMNS`) of :func:`spent` at each setting ({reading, algorithm, params,
+    means, horizon, epsilon}, as :func:`dpbandits.pipeline.privacy_plan.settings` gives them), ``runs`` runs each."""
+    import pandas as pd
+
+    rows = []
+    for s in settings:
+        out = spent(s["algorithm"], s["epsilon"], s["horizon"], s["means"], s["params"], runs=runs, seed=seed)
+        label = registry.get(s["algorithm"]).label
+        rows.append([s["reading"], s["algorithm"], label, s["horizon"], s["epsilon"], out.delta, out.epsilon])
+        rows[-1] += [out.pure, out.ratio, "yes" if out.exceeds else ""]
+    return pd.DataFrame(rows, columns=TABLE_COLUMNS)

@@ -80,7 +80,8 @@ def problems(rows: np.ndarray, pulls: np.ndarray) -> list[str]:
         h = by_draw.get(int(r[DRAW]))
         if h is not None and (h[SCALE] != r[SCALE] or h[NOISE] != r[NOISE]):
             out.append(f"draw {int(r[DRAW])}: a further range has another scale or noise than its release")
-    std = heads[:, NOISE] / heads[:, SCALE]
+    scaled = heads[heads[:, SCALE] > 0]
+    std = scaled[:, NOISE] / scaled[:, SCALE]
     values, counts = np.unique(std[std != 0], return_counts=True)
     for v in values[counts > 1]:
         out.append(f"{int(counts[values == v][0])} releases share the standard noise value {v!r} (a draw reused)")
@@ -92,54 +93,63 @@ def problems(rows: np.ndarray, pulls: np.ndarray) -> list[str]:
 
 @dataclass
 class Window:
-    """Per-entry sums over the entries lo..hi of each arm (float64[K, hi - lo + 1]; entries past an arm's pulls
-    are 0): ``pure`` (epsilon by basic composition), ``laplace_sq`` and ``gauss_sq`` (sums of squared losses)."""
+    """Per-entry sums of one window of entries, on segments: entries ``starts[a][i] .. starts[a][i + 1] - 1`` of arm
+    a are read by the same releases, so they share ``pure[a][i]`` (epsilon by basic composition), ``laplace_sq[a][i]``
+    and ``gauss_sq[a][i]`` (sums of squared losses). Memory grows with the rows, not with the entries."""
 
-    lo: int
-    pure: np.ndarray
-    laplace_sq: np.ndarray
-    gauss_sq: np.ndarray
+    starts: list[np.ndarray]
+    pure: list[np.ndarray]
+    laplace_sq: list[np.ndarray]
+    gauss_sq: list[np.ndarray]
 
-
-def _add(diff, a, first, last, lo, hi, value):
-    """Add ``value`` to entries first..last of arm ``a`` (clipped to the window) in difference array ``diff``."""
-    f, g = max(int(first), lo), min(int(last), hi)
-    if f <= g:
-        diff[a, f - lo] += value
-        diff[a, g - lo + 1] -= value
+    def dense(self, name: str, lo: int, hi: int) -> np.ndarray:
+        """float64[K, hi - lo + 1]: sum ``name`` at every entry lo..hi (0 past an arm's pulls)."""
+        out = np.zeros((len(self.starts), hi - lo + 1))
+        for a, (starts, values) in enumerate(zip(self.starts, getattr(self, name), strict=True)):
+            for i, v in enumerate(values):
+                out[a, starts[i] - lo : starts[i + 1] - lo] = v
+        return out
 
 
 def window_sums(rows: np.ndarray, pulls: np.ndarray, lo: int, hi: int) -> Window:
-    """:class:`Window` of ``rows`` over entries lo..hi."""
-    k, width = len(pulls), hi - lo + 1
-    pure, lsq, gsq = (np.zeros((k, width + 1)) for _ in range(3))
-    data = rows[rows[:, MECH] != SVT_THRESHOLD]
-    for r in data[(data[:, MECH] == LAPLACE) | (data[:, MECH] == GAUSS)]:
-        loss = r[WEIGHT] / r[SCALE]
-        if r[MECH] == LAPLACE:
-            _add(pure, int(r[ARM]), r[FIRST], r[LAST], lo, hi, loss)
-            _add(lsq, int(r[ARM]), r[FIRST], r[LAST], lo, hi, loss * loss)
-        else:
-            _add(pure, int(r[ARM]), r[FIRST], r[LAST], lo, hi, math.inf)
-            _add(gsq, int(r[ARM]), r[FIRST], r[LAST], lo, hi, loss * loss)
-    out = [np.cumsum(x, axis=1)[:, :width] for x in (pure, lsq, gsq)]
-    out[0] += svt_losses(rows, k, lo, hi)
-    held = np.arange(lo, hi + 1)[None, :] <= np.asarray(pulls)[:, None]
-    return Window(lo, *(np.where(held, x, 0.0) for x in out))
+    """:class:`Window` of ``rows`` over entries lo..hi (entries past an arm's pulls belong to no segment)."""
+    out = Window([], [], [], [])
+    data = rows[(rows[:, MECH] == LAPLACE) | (rows[:, MECH] == GAUSS) | (rows[:, MECH] == SVT_QUERY)]
+    for a in range(len(pulls)):
+        end = min(hi, int(pulls[a])) + 1  # one past the window's last held entry
+        mine = data[data[:, ARM] == a]
+        first = np.clip(mine[:, FIRST], lo, end).astype(np.int64)
+        after = np.clip(mine[:, LAST] + 1, lo, end).astype(np.int64)
+        starts = np.unique(np.concatenate(([lo, end], first, after))) if end > lo else np.array([lo, lo])
+        i, j = np.searchsorted(starts, first), np.searchsorted(starts, after)  # rows cover segments i..j-1
+        sums = []
+        for kind, power in ((LAPLACE, 1), (LAPLACE, 2), (GAUSS, 2)):
+            diff = np.zeros(starts.size)
+            sel = mine[:, MECH] == kind
+            loss = (mine[sel, WEIGHT] / mine[sel, SCALE]) ** power
+            np.add.at(diff, i[sel], loss)
+            np.add.at(diff, j[sel], -loss)
+            sums.append(np.cumsum(diff)[:-1])
+        sums[0] = sums[0] + svt_losses(rows, mine, starts, i, j)
+        gauss = np.cumsum(np.bincount(i[mine[:, MECH] == GAUSS], minlength=starts.size))[:-1]
+        gauss -= np.cumsum(np.bincount(j[mine[:, MECH] == GAUSS], minlength=starts.size))[:-1]
+        sums[0][gauss > 0] = math.inf  # a Gaussian release: no pure epsilon
+        out.starts.append(starts)
+        for name, values in zip(("pure", "laplace_sq", "gauss_sq"), sums, strict=True):
+            getattr(out, name).append(values)
+    return out
 
 
-def svt_losses(rows: np.ndarray, k: int, lo: int, hi: int) -> np.ndarray:
-    """float64[K, hi - lo + 1]: each entry's pure loss from the sparse vectors whose queries read it."""
-    out = np.zeros((k, hi - lo + 1))
+def svt_losses(rows: np.ndarray, mine: np.ndarray, starts: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """float64[segments]: the pure loss of each segment of one arm from the sparse vectors whose queries read it
+    (``mine``: the arm's rows, covering segments i..j-1)."""
+    out = np.zeros(starts.size - 1)
     for t in rows[rows[:, MECH] == SVT_THRESHOLD]:
-        queries = rows[(rows[:, MECH] == SVT_QUERY) & (rows[:, GROUP] == t[DRAW])]
         weight, query = np.zeros_like(out), np.zeros_like(out)
-        for q in queries:
-            f, g = max(int(q[FIRST]), lo), min(int(q[LAST]), hi)
-            if f <= g:
-                a = int(q[ARM])
-                weight[a, f - lo : g - lo + 1] = np.maximum(weight[a, f - lo : g - lo + 1], q[WEIGHT])
-                query[a, f - lo : g - lo + 1] = np.maximum(query[a, f - lo : g - lo + 1], q[WEIGHT] / q[SCALE])
+        for q in np.flatnonzero((mine[:, MECH] == SVT_QUERY) & (mine[:, GROUP] == t[DRAW])):
+            r = mine[q]
+            weight[i[q] : j[q]] = np.maximum(weight[i[q] : j[q]], r[WEIGHT])
+            query[i[q] : j[q]] = np.maximum(query[i[q] : j[q]], r[WEIGHT] / r[SCALE])
         out += weight / t[SCALE] + 2.0 * query
     return out
 
@@ -147,10 +157,13 @@ def svt_losses(rows: np.ndarray, k: int, lo: int, hi: int) -> np.ndarray:
 def candidates(window: Window) -> list[tuple[int, int]]:
     """(arm, position) of the entries with the largest pure sum and the largest squared sums in ``window``."""
     out = []
-    for x in (window.pure, window.laplace_sq, window.gauss_sq):
-        if np.any(x > 0):
-            a, j = np.unravel_index(int(np.argmax(np.where(np.isnan(x), -1.0, x))), x.shape)
-            out.append((int(a), window.lo + int(j)))
+    for name in ("pure", "laplace_sq", "gauss_sq"):
+        best = None
+        for a, values in enumerate(getattr(window, name)):
+            if values.size and (best is None or values.max() > best[0]):
+                best = (values.max(), a, window.starts[a][int(np.argmax(values))])
+        if best is not None and best[0] > 0:
+            out.append((best[1], int(best[2])))
     return list(dict.fromkeys(out))
 
 
@@ -162,8 +175,10 @@ def events(rows: np.ndarray, arm: int, position: int) -> tuple[list[tuple[str, f
         ("laplace" if r[MECH] == LAPLACE else "gauss", r[SCALE] / r[WEIGHT])
         for r in rows[reads & ((rows[:, MECH] == LAPLACE) | (rows[:, MECH] == GAUSS))]
     ]
-    svt = svt_losses(rows[(rows[:, MECH] == SVT_THRESHOLD) | reads], max(arm + 1, 1), position, position)
-    return out, [float(svt[arm, 0])] if svt[arm, 0] > 0 else []
+    mine = rows[reads & (rows[:, MECH] == SVT_QUERY)]
+    ones = np.zeros(len(mine), dtype=np.int64)
+    svt = svt_losses(rows, mine, np.array([position, position + 1]), ones, ones + 1)[0]
+    return out, [float(svt)] if svt > 0 else []
 
 
 def pld_epsilon(multipliers: list[tuple[str, float]], pure: list[float], delta: float) -> float:

@@ -1,0 +1,48 @@
+"""Where the pipeline accounts each paper's privacy: one setting per (reading, private algorithm).
+
+For every private regret algorithm a paper's figures draw, under the default and under each reading that changes
+its parameters, the setting is the configuration with the largest horizon (ties: the first drawn), with every
+epsilon its curves use: ``dpbandits.privacy.spent`` then replays one run of each and composes its releases
+(``results/privacy/<paper>.csv``, read by the claims ledger beside each reading's verdicts). BAI algorithms spend
+the same per sample at every budget (phases on fresh samples); they are accounted at the contract's setting by
+``tests/test_privacy.py`` and ``dpbandits privacy``.
+"""
+
+from __future__ import annotations
+
+from ..core import registry
+from ..core.instances import means_for
+from .catalogue.model import Figure, SimSpec, is_diagnostic
+
+DEFAULT = "default"
+
+
+def settings(figures: dict[str, Figure], sims: dict[str, SimSpec], reading: str = DEFAULT, params=None) -> list[dict]:
+    """[{reading, algorithm, params, means, horizon, epsilon}] of the private regret algorithms of ``figures``
+    (one paper's, under ``reading``); ``params(algorithm) -> dict`` says which parameters the reading sets (None:
+    the default reading), and an algorithm whose parameters it does not set is left out."""
+    chosen: dict[str, SimSpec] = {}
+    for name, fig in figures.items():
+        if is_diagnostic(name):
+            continue
+        for panel in fig.panels:
+            for curve in panel.curves:
+                spec = sims[curve.cid]
+                alg = registry.ALGORITHMS[spec.algorithm]
+                if spec.kind != "regret" or not alg.private or (params is not None and not params(spec.algorithm)):
+                    continue
+                best = chosen.get(spec.algorithm)
+                if best is None or spec.horizon > best.horizon:
+                    chosen[spec.algorithm] = spec
+    return [
+        {
+            "reading": reading,
+            "algorithm": spec.algorithm,
+            "params": dict(spec.params),
+            "means": means_for(spec.instance).tolist(),
+            "horizon": int(spec.horizon),
+            "epsilon": float(eps),
+        }
+        for spec in chosen.values()
+        for eps in spec.epsilons
+    ]
