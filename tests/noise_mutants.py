@@ -16,7 +16,8 @@ mutant at a time to a scratch copy of the repository and runs the tests listed f
     python tests/noise_mutants.py            # every mutant; one line per mutant, then the kill rate
     python tests/noise_mutants.py dp_se      # the mutants whose site name contains "dp_se"
 
-Each distinct test selection is first run without a mutant (it must pass, else no kill rate is reported).
+Each test that kills a mutant is then run again without it (it must pass, else no kill rate is reported): a
+selection's other tests, never run to the end under a kill, need no unmutated run.
 Not part of ``pytest`` (each mutant recompiles its kernels, 10-80 s apiece); ``.ci/run`` runs it after the
 test suite and fails unless every mutant is killed.
 """
@@ -36,7 +37,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PKG = "src/dpbandits"
 
-CONTRACT = ["test_contract.py"]  # the contract alone must kill every mutant (README, "One contract ...")
+CONTRACT = ["test_contract.py"]  # README, "One contract for every algorithm"
+# the release ledger of each family (README, "The release ledger"): cheap and exact, so it runs first (pytest -x)
+GENERATOR = ["test_privacy.py", "test_ledger_generator.py"]  # DP-SE, DP-SE 2, the lazy epochs, AdaP
+TOSSOU = ["test_privacy.py", "test_ledger_tossou.py"]  # DP-UCB, the Tossou family, Private-UCB, LDP-UCB-L
+BAI = ["test_privacy.py", "test_ledger_bai.py"]
+SAMPLERS = ["test_samplers.py"]  # the block samplers' laws, without numpy's streams
+#: the guard a test belongs to, by its file: the ledger, the contract, the privacy audit, else the file itself
+GUARDS = {"test_privacy.py": "ledger", "test_contract.py": "contract"}
 
 #: (site, file, original text, mutated text, tests that exercise it, the algorithms whose contract cases kill it:
 #: a ``pytest -k`` expression); each original occurs once in its file. Most halve one noise scale (a 2 epsilon-DP
@@ -48,7 +56,7 @@ MUTANTS = [
         "bandits/_release.py",
         "rng.laplace(0.0, scale)",
         "rng.laplace(0.0, 0.5 * scale)",
-        CONTRACT,
+        [*GENERATOR, *CONTRACT],
         "dp_se",
     ),
     (
@@ -56,7 +64,7 @@ MUTANTS = [
         "bandits/_release.py",
         "noise = rng.laplace(0.0, scale)",
         "noise = rng.laplace(0.0, scale) if j == 0 else noisy[arms[0]] - sums[arms[0]] / n",
-        CONTRACT,
+        [*GENERATOR, *CONTRACT],
         "dp_se",
     ),
     (
@@ -64,7 +72,7 @@ MUTANTS = [
         "bandits/dp_se2.py",
         "b = rng.laplace(0.0, svt_scale)",
         "b = rng.laplace(0.0, 0.5 * svt_scale)",
-        CONTRACT,
+        [*GENERATOR, *CONTRACT],
         "dp_se2",
     ),
     (
@@ -72,7 +80,7 @@ MUTANTS = [
         "bandits/dp_se2.py",
         "a_r = rng.laplace(0.0, svt_scale)",
         "a_r = rng.laplace(0.0, 0.5 * svt_scale)",
-        CONTRACT,
+        [*GENERATOR, *CONTRACT],
         "dp_se2",
     ),
     (
@@ -80,7 +88,7 @@ MUTANTS = [
         "bandits/dp_se2.py",
         "svt_scales(1.0, epsilon / 2.0)",
         "svt_scales(1.0, epsilon)",
-        CONTRACT,
+        [*GENERATOR, *CONTRACT],
         "dp_se2",
     ),
     (
@@ -88,7 +96,7 @@ MUTANTS = [
         "bandits/dp_se2.py",
         "noisy_means(sums, r, arms, m, hist_unit / r, rng, noisy, book, pulls)",
         "noisy_means(sums, r, arms, m, 0.5 * hist_unit / r, rng, noisy, book, pulls)",
-        CONTRACT,
+        [*GENERATOR, *CONTRACT],
         "dp_se2",
     ),
     (
@@ -96,7 +104,7 @@ MUTANTS = [
         "bandits/dp_se.py",
         "release_scale(epsilon, big_r, scale_by_real), rng, noisy, book, pulls)",
         "0.5 * release_scale(epsilon, big_r, scale_by_real), rng, noisy, book, pulls)",
-        CONTRACT,
+        [*GENERATOR, *CONTRACT],
         "dp_se",
     ),
     (
@@ -104,7 +112,7 @@ MUTANTS = [
         "bandits/_lazy.py",
         "scale = 1.0 / epsilon",
         "scale = 0.5 / epsilon",
-        CONTRACT,
+        [*GENERATOR, *CONTRACT],
         "lazy",
     ),
     (
@@ -112,7 +120,7 @@ MUTANTS = [
         "bandits/_adap.py",
         "scale = 1.0 / epsilon",
         "scale = 0.5 / epsilon",
-        CONTRACT,
+        [*GENERATOR, *CONTRACT],
         "adap_klucb",
     ),
     (
@@ -120,7 +128,7 @@ MUTANTS = [
         "bandits/_adap.py",
         "scale = 1.0 / (epsilon * length)",
         "scale = 0.5 / (epsilon * length)",
-        CONTRACT,
+        [*GENERATOR, *CONTRACT],
         "adap_klucb",
     ),
     (
@@ -128,7 +136,7 @@ MUTANTS = [
         "bandits/_adap.py",
         "scale = 1.0 / epsilon",
         "scale = 0.5 / epsilon",
-        CONTRACT,
+        [*GENERATOR, *CONTRACT],
         "adap_ucb",
     ),
     (
@@ -136,7 +144,7 @@ MUTANTS = [
         "bandits/_adap.py",
         "scale = 1.0 / (epsilon * length)",
         "scale = 0.5 / (epsilon * length)",
-        CONTRACT,
+        [*GENERATOR, *CONTRACT],
         "adap_ucb",
     ),
     (
@@ -144,7 +152,7 @@ MUTANTS = [
         "bandits/ldp_ucb.py",
         "epsilon, 1.0 / epsilon, params",
         "epsilon, 0.5 / epsilon, params",
-        CONTRACT,
+        [*TOSSOU, *CONTRACT],
         "ldp_ucb",
     ),
     (
@@ -152,7 +160,7 @@ MUTANTS = [
         "bandits/dp_ucb.py",
         "fill_draws(sb, crit, scale, u, eta)",
         "fill_draws(sb, crit, 0.5 * scale, u, eta)",
-        CONTRACT,
+        [*TOSSOU, *CONTRACT],
         "dp_ucb and not dp_ucb_",
     ),
     (
@@ -160,7 +168,7 @@ MUTANTS = [
         "bandits/dp_ucb.py",
         "fill_laplace(sb, scale, eta)",
         "fill_laplace(sb, 0.5 * scale, eta)",
-        CONTRACT,
+        [*TOSSOU, *CONTRACT],
         "dp_ucb and not dp_ucb_",
     ),
     (
@@ -168,7 +176,7 @@ MUTANTS = [
         "bandits/_counters.py",
         "k * node_scale * eta",
         "node_scale * eta",
-        CONTRACT,
+        [*TOSSOU, *CONTRACT],
         "dp_ucb_bound or dp_ucb_tossou",
     ),
     (
@@ -176,7 +184,7 @@ MUTANTS = [
         "bandits/dp_ucb_bound.py",
         "eta[ec], scale, scale",
         "0.5 * eta[ec], scale, scale",
-        CONTRACT,
+        [*TOSSOU, *CONTRACT],
         "dp_ucb_bound",
     ),
     (
@@ -184,7 +192,7 @@ MUTANTS = [
         "bandits/dp_ucb_int.py",
         "float(n[i]) ** expo * eta[ec]",
         "0.5 * float(n[i]) ** expo * eta[ec]",
-        CONTRACT,
+        [*TOSSOU, *CONTRACT],
         "dp_ucb_int",
     ),
     (
@@ -192,7 +200,7 @@ MUTANTS = [
         "bandits/dp_ucb_int.py",
         "float(n[i]) ** expo * eta[ec]",
         "float(n[i]) ** expo * eta[i]",
-        CONTRACT,
+        [*TOSSOU, *CONTRACT],
         "dp_ucb_int",
     ),
     (
@@ -200,7 +208,7 @@ MUTANTS = [
         "bandits/dp_ucb_tossou.py",
         "eta[ec + i], scale, scale",
         "0.5 * eta[ec + i], scale, scale",
-        CONTRACT,
+        [*TOSSOU, *CONTRACT],
         "dp_ucb_tossou",
     ),
     (
@@ -208,7 +216,7 @@ MUTANTS = [
         "bandits/private_ucb.py",
         "e = node_scale * eta[ec]",
         "e = 0.5 * node_scale * eta[ec]",
-        CONTRACT,
+        [*TOSSOU, *CONTRACT],
         "private_ucb",
     ),
     (
@@ -216,7 +224,7 @@ MUTANTS = [
         "bandits/_tossou.py",
         "fill_laplace(sb, 1.0, eta)",
         "fill_laplace(sb, 0.5, eta)",
-        CONTRACT,
+        [*TOSSOU, *CONTRACT],
         "dp_ucb_bound or dp_ucb_int or dp_ucb_tossou or private_ucb",
     ),
     (
@@ -224,7 +232,7 @@ MUTANTS = [
         "bai/dp_bai.py",
         "scores = add_noise(table.pull(active, n), plan.noise_scale(n)",
         "scores = add_noise(table.pull(active, n), 0.5 * plan.noise_scale(n)",
-        CONTRACT,
+        [*BAI, *CONTRACT],
         "dp_bai",
     ),
     (
@@ -232,7 +240,7 @@ MUTANTS = [
         "bai/dp_bai.py",
         "noisy = add_noise(table.pull(active[basis], n), plan.noise_scale(n)",
         "noisy = add_noise(table.pull(active[basis], n), 0.5 * plan.noise_scale(n)",
-        CONTRACT,
+        [*BAI, *CONTRACT],
         "dp_bai",
     ),
     (
@@ -240,8 +248,133 @@ MUTANTS = [
         "bai/od_linbai.py",
         "add_noise(u, l1 / plan.epsilon",
         "add_noise(u, 0.5 * l1 / plan.epsilon",
-        CONTRACT,
+        [*BAI, *CONTRACT],
         "dp_od",
+    ),
+    # --- shared code: the mechanisms' scales, the block samplers, parameter defaults and epsilon splits
+    (
+        "mechanisms.noise.laplace_scale halved (dp_se2 histogram and sparse vector, dp_bai)",
+        "mechanisms/noise.py",
+        "return sensitivity / epsilon",
+        "return 0.5 * sensitivity / epsilon",
+        [*GENERATOR, *BAI, *CONTRACT],
+        "dp_se2 or dp_bai",
+    ),
+    (
+        "mechanisms.noise.gaussian_sigma without sqrt(2 ln(1.25/delta)) (dp_bai_gauss)",
+        "mechanisms/noise.py",
+        "return math.sqrt(2.0 * math.log(1.25 / delta)) * sensitivity / epsilon",
+        "return sensitivity / epsilon",
+        [*BAI, *CONTRACT],
+        "dp_bai_gauss",
+    ),
+    (
+        "mechanisms.noise.tree_levels halved (dp_ucb node scale)",
+        "mechanisms/noise.py",
+        "return math.ceil(math.log2(horizon)) + 1",
+        "return (math.ceil(math.log2(horizon)) + 1) // 2",
+        [*TOSSOU, *CONTRACT],
+        "dp_ucb and not dp_ucb_",
+    ),
+    (
+        "mechanisms.noise.tree_bits one level short (private_ucb tree depth)",
+        "mechanisms/noise.py",
+        "return int(horizon).bit_length()",
+        "return int(horizon).bit_length() - 1",
+        [*TOSSOU, *CONTRACT],
+        "private_ucb",
+    ),
+    (
+        "mechanisms.stopping.svt_scales halved (dp_se2 sparse vector)",
+        "mechanisms/stopping.py",
+        "b = 3.0 * laplace_scale(sensitivity, epsilon)",
+        "b = 1.5 * laplace_scale(sensitivity, epsilon)",
+        [*GENERATOR, *CONTRACT],
+        "dp_se2",
+    ),
+    (
+        "bandits._draws.fill_laplace halved",
+        "bandits/_draws.py",
+        "x = scale * e\n        eta[j] = -x if word & np.uint64(1) else x",
+        "x = 0.5 * scale * e\n        eta[j] = -x if word & np.uint64(1) else x",
+        [*SAMPLERS, "test_ledger_tossou.py"],
+        "fill_laplace or standard_laplace",
+    ),
+    (
+        "bandits._draws.fill_laplace clipped at +-scale",
+        "bandits/_draws.py",
+        "eta[j] = -x if word & np.uint64(1) else x",
+        "eta[j] = -min(x, scale) if word & np.uint64(1) else min(x, scale)",
+        [*SAMPLERS, "test_ledger_tossou.py"],
+        "fill_laplace or standard_laplace",
+    ),
+    (
+        "bandits._draws.fill_draws Laplace part halved (fast path)",
+        "bandits/_draws.py",
+        "y0, y1, y2 = scale * x0, scale * x1, scale * x2",
+        "y0, y1, y2 = 0.5 * scale * x0, 0.5 * scale * x1, 0.5 * scale * x2",
+        [*SAMPLERS, "test_ledger_tossou.py"],
+        "fill_draws or (standard_laplace and dp_ucb)",
+    ),
+    (
+        "bandits._gamma Marsaglia-Tsang draws Gamma(shape + 2/3) (lazy_dp_ts posterior)",
+        "bandits/_gamma.py",
+        "d = shape - 1.0 / 3.0",
+        "d = shape + 1.0 / 3.0",
+        [*SAMPLERS, *CONTRACT],
+        "standard_gamma or beta_draws or lazy_dp_ts",
+    ),
+    (
+        "hybrid_split default half -> none (dp_ucb_bound, dp_ucb_tossou)",
+        "bandits/_params.py",
+        'HYBRID_SPLIT = Param(\n    "half",',
+        'HYBRID_SPLIT = Param(\n    "none",',
+        [*TOSSOU, *CONTRACT],
+        "dp_ucb_bound or dp_ucb_tossou",
+    ),
+    (
+        "dp_se2 histogram given the whole epsilon",
+        "bandits/dp_se2.py",
+        "laplace_scale(1.0 / r, epsilon / 2.0)",
+        "laplace_scale(1.0 / r, epsilon)",
+        [*GENERATOR, *CONTRACT],
+        "dp_se2",
+    ),
+    (
+        "dp_ucb_int delta default e^-10 -> e^-3",
+        "bandits/dp_ucb_int.py",
+        "Param(math.exp(-10), low=0.0",
+        "Param(math.exp(-3), low=0.0",
+        [*TOSSOU, *CONTRACT],
+        "dp_ucb_int",
+    ),
+    (
+        "private_ucb node scale halved",
+        "bandits/private_ucb.py",
+        "return tree_bits(horizon) / eps_tree",
+        "return 0.5 * tree_bits(horizon) / eps_tree",
+        [*TOSSOU, *CONTRACT],
+        "private_ucb",
+    ),
+    # --- a release made twice, a tree node reused
+    (
+        "lazy epoch released twice, the two releases averaged (lazy_dp_ts, anytime_lazy_ucb)",
+        "bandits/_lazy.py",
+        "    mu[a] = (phi + noise) / m\n    if book is not None:\n"
+        "        note(book, LAPLACE, a, m, 2 * m - 1, 1.0, scale, next_draw(book), noise)\n",
+        "    again = rng.laplace(0.0, scale)\n    mu[a] = (phi + 0.5 * (noise + again)) / m\n    if book is not None:\n"
+        "        note(book, LAPLACE, a, m, 2 * m - 1, 1.0, scale, next_draw(book), noise)\n"
+        "        note(book, LAPLACE, a, m, 2 * m - 1, 1.0, scale, next_draw(book), again)\n",
+        [*GENERATOR, *CONTRACT],
+        "lazy",
+    ),
+    (
+        "_counters tree node reused: the level-1 node at m = 2 mod 4 gets node m-1's noise (dp_ucb, private_ucb, ...)",
+        "bandits/_counters.py",
+        "levels[_U(trailing_zeros(m))] = base + eta",
+        "levels[_U(trailing_zeros(m))] = base + (levels[0] - base if m & 3 == 2 else eta)",
+        [*TOSSOU, *CONTRACT],
+        "private_ucb or (dp_ucb and not dp_ucb_)",
     ),
 ]
 
@@ -291,7 +424,7 @@ def pytest(tests: list[str], scratch: Path) -> Outcome:
     """Run ``pytest -x`` on ``tests`` (test files of tests/, or pytest options such as ``-k EXPR``) in ``scratch``."""
     report = scratch / "kills.jsonl"
     report.unlink(missing_ok=True)
-    args = [f"tests/{t}" if t.partition("::")[0].endswith(".py") else t for t in tests]
+    args = [f"tests/{t}" if t.partition("::")[0].endswith(".py") and not t.startswith("tests/") else t for t in tests]
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "_kill_report", "-n", "2", *args],
         cwd=scratch,
@@ -323,10 +456,19 @@ def compiled(scratch: Path) -> tuple[str, set[str]]:
     return key, set(files)
 
 
+def guard(test: str) -> str:
+    """The guard a test node id belongs to: "ledger", "contract", "audit", else its test file."""
+    name = test.partition("::")[0].rpartition("/")[2]
+    if name.startswith("test_ledger_"):
+        return "ledger"
+    return GUARDS.get(name) or ("audit" if name.startswith("test_audit") else name)
+
+
 def verdict(outcome: Outcome) -> tuple[str, str]:
-    """('killed' | 'SURVIVED' | 'BROKEN', detail): killed only by a failed check, never by a crash."""
+    """('killed' | 'SURVIVED' | 'BROKEN', detail): killed only by a failed check, never by a crash; the detail of a
+    kill is 'guard: test' for the first killing test."""
     if outcome.killers:
-        return "killed", ", ".join(outcome.killers[:2])
+        return "killed", ", ".join(f"{guard(t)}: {t}" for t in outcome.killers[:2])
     if outcome.returncode == 0:
         return "SURVIVED", ""
     return "BROKEN", "; ".join(outcome.crashes[:2]) or f"pytest exit {outcome.returncode}: {outcome.output[-300:]}"
@@ -347,9 +489,15 @@ def run(
         key, files = unmutated
         if file in files and compiled(scratch)[0] == key:
             raise SystemExit(f"{site}: the compiled-code key did not change: the mutant would run stale kernels")
-        status, detail = verdict(pytest(tests, scratch))
+        outcome = pytest(tests, scratch)
     finally:
         path.write_text(text)
+    status, detail = verdict(outcome)
+    if status == "killed":  # a kill counts only if the killing tests pass without the mutant
+        unmutated_run = pytest(outcome.killers, scratch)
+        if unmutated_run.returncode != 0:
+            print(f"{site}: the unmutated tests fail ({verdict(unmutated_run)[1] or unmutated_run.output[-300:]})")
+            raise SystemExit(2)
     return status, detail, time.time() - start
 
 
@@ -358,19 +506,19 @@ def main(filters: list[str]) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         copy_repo(scratch)
-        for tests in dict.fromkeys(selection(m) for m in chosen):  # each selection once, unmutated
-            baseline = pytest(list(tests), scratch)
-            if baseline.returncode != 0:  # a mutant counts as killed only if the same tests pass without it
-                print(f"the unmutated tests fail ({' '.join(tests)}: {verdict(baseline)[1]}): no kill rate")
-                return 2
         unmutated = compiled(scratch)
         counts = {"killed": 0, "SURVIVED": 0, "BROKEN": 0}
+        guards: dict[str, int] = {}
         for mutant in chosen:
             site, file, old, new = mutant[:4]
             status, detail, seconds = run(site, file, old, new, list(selection(mutant)), scratch, unmutated)
             counts[status] += 1
+            if status == "killed":
+                by = detail.partition(":")[0]
+                guards[by] = guards.get(by, 0) + 1
             print(f"{status:8s} {site:50s} {seconds:6.0f} s  {detail}", flush=True)
     print(f"kill rate: {counts['killed']}/{len(chosen)} ({counts['BROKEN']} broken: a crash is not a kill)")
+    print("kills per guard: " + ", ".join(f"{g} {n}" for g, n in sorted(guards.items(), key=lambda x: -x[1])))
     return 0 if counts["killed"] == len(chosen) else 1
 
 

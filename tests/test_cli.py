@@ -248,6 +248,7 @@ def _audit_table(real="consistent", control="violation"):
                 "verdict": real,
                 "epsilon": 1.0,
                 "loss_lower": 1.5 if real == "violation" else 0.2,
+                "loss_estimate": 1.6 if real == "violation" else 0.3,
                 "noise_factor": 1.0,
             },
             {
@@ -257,6 +258,7 @@ def _audit_table(real="consistent", control="violation"):
                 "verdict": control,
                 "epsilon": 1.0,
                 "loss_lower": 3.0,
+                "loss_estimate": 3.2,
                 "noise_factor": 0.02,
             },
         ]
@@ -265,14 +267,17 @@ def _audit_table(real="consistent", control="violation"):
 
 def test_audit_check_exits_1_on_a_failed_check(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(audit_cli, "to_markdown", lambda df, **kw: "report")
+    base = ["audit", "--out", str(tmp_path), "--algorithms", "dp_se", "--baseline", str(tmp_path / "baseline.json")]
+    monkeypatch.setattr(audit_cli, "audit_all", lambda *a: _audit_table())
+    assert cli.main([*base, "--write-baseline"]) == 0  # a baseline of the good table: no drift from it
     for table, failed in [
         (_audit_table(), False),
         (_audit_table(real="violation"), True),
         (_audit_table(control="consistent"), True),
     ]:
         monkeypatch.setattr(audit_cli, "audit_all", lambda *a, table=table: table)
-        assert cli.main(["audit", "--out", str(tmp_path), "--algorithms", "dp_se"]) == 0  # no --check: report only
-        assert cli.main(["audit", "--out", str(tmp_path), "--algorithms", "dp_se", "--check"]) == int(failed)
+        assert cli.main(base) == 0  # no --check: report only
+        assert cli.main([*base, "--check"]) == int(failed)
         err = capsys.readouterr().err
         assert ("dp_se (twin)" in err) == failed, err
 

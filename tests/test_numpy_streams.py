@@ -2,8 +2,9 @@
 
 The fast kernels are exact because their inline PCG64 samplers give numpy's Generator draws word for word.
 A numpy release that changes a stream (the PCG64 words, ``random``, the ziggurat exponential or normal,
-``standard_gamma``, ``beta``) breaks that; this test says which. ``pyproject.toml`` bounds numpy by the releases
-it has passed on: run it on a newer numpy before raising the bound.
+``standard_gamma``, ``beta``) breaks that; this test says which. So does a wrong inline sampler:
+``tests/test_samplers.py`` tells the two apart (it checks each sampler's law, not numpy's words).
+``pyproject.toml`` bounds numpy by the releases it has passed on: run it on a newer numpy before raising the bound.
 """
 
 import numpy as np
@@ -80,6 +81,7 @@ STREAMS = {
 def test_this_numpy_release_draws_the_streams_the_inline_samplers_reproduce():
     differ = [name for seed, (name, same) in enumerate(STREAMS.items()) if not same(*_twin(seed))]
     assert not differ, (
-        f"numpy {np.__version__} draws other {', '.join(differ)} than the inline samplers: "
-        "keep pyproject.toml's numpy bound below this release"
+        f"numpy {np.__version__} draws other {', '.join(differ)} than the inline samplers. Either numpy's stream "
+        "changed (keep pyproject.toml's numpy bound below this release) or the inline sampler is wrong: "
+        "tests/test_samplers.py checks each sampler's law without numpy's streams and tells which"
     )

@@ -266,18 +266,25 @@ def test_ledger_and_audit_are_written(smoke_run):
     audit_dir = smoke_run / "results" / "audit"
     check_audit_table(pd.read_csv(audit_dir / "audit.csv"))
     power = (audit_dir / "audit.md").read_text().split("## Power")[1]
+    table = pd.read_csv(audit_dir / "power.csv")
     for name in default_algorithms():
         assert f"| {name} |" in power, name
+        assert name in set(table["algorithm"]), name
+    for paper in ("tossou2016", "sajed2019", "sajed2019thesis", "hu2022"):  # their private regret algorithms
+        spent = pd.read_csv(smoke_run / "results" / "privacy" / f"{paper}.csv")
+        assert {"default"} < set(spent["reading"]) and (spent["spent"] > 0).all(), paper
 
 
 def check_audit_table(df):
     """Every private algorithm's real rows pass and its control rows (twin, and kernel where it declares
-    replay) are flagged, unless its audit plan states why the control cannot be (``Audit.control``)."""
+    replay) are flagged, unless its audit plan states why the control cannot be (``Audit.control``); a private
+    regret kernel's own run (engine fast) has a real row and no control."""
     for name in default_algorithms():
         rows = df[df["algorithm"] == name]
         engines = {"twin", "kernel"} if ALGORITHMS[name].replay is not None else {"twin"}
-        for role in ("real", "control"):
-            assert set(rows.loc[rows["role"] == role, "engine"]) == engines, (name, role)
+        fast = {"fast"} if ALGORITHMS[name].kind == "regret" else set()
+        for role, expected in (("real", engines | fast), ("control", engines)):
+            assert set(rows.loc[rows["role"] == role, "engine"]) == expected, (name, role)
         assert (rows.loc[rows["role"] == "real", "verdict"] == "consistent").all(), name
         control = rows.loc[rows["role"] == "control"]
         assert (control["noise_factor"] < 1).all(), name
@@ -291,6 +298,8 @@ def test_the_audit_check_fails_on_an_unflagged_or_missing_control():
         flagged = "consistent" if ALGORITHMS[name].audit.control else "violation"
         for engine in ("twin", "kernel") if ALGORITHMS[name].replay is not None else ("twin",):
             rows += [(name, engine, "real", 1.0, "consistent"), (name, engine, "control", 0.02, flagged)]
+        if ALGORITHMS[name].kind == "regret":
+            rows.append((name, "fast", "real", 1.0, "consistent"))
     good = pd.DataFrame(rows, columns=["algorithm", "engine", "role", "noise_factor", "verdict"])
     check_audit_table(good)
     control = good.index[(good["algorithm"] == "dp_ucb_bound") & (good["role"] == "control")]

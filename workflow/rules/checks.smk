@@ -70,6 +70,12 @@ rule audit:
             caption="../report/audit.rst",
         ),
         md=f"{RESULTS}/audit/audit.md",
+        power=report(
+            f"{RESULTS}/audit/power.csv",
+            category="privacy audit",
+            caption="../report/audit_power.rst",
+        ),
+        power_md=f"{RESULTS}/audit/power.md",
     log:
         f"{RESULTS}/logs/audit.log",
     conda:
@@ -78,6 +84,7 @@ rule audit:
         trials=config["audit"]["trials"],
         seed=config["seed"],
         power=" ".join(f"{f:g}" for f in config["audit"]["power_factors"]),
+        ladder=" ".join(str(n) for n in config["audit"]["power_ladder"]),
     shell:
         "python -m dpbandits.audit --out $(dirname {output.csv}) --trials {params.trials} --seed {params.seed}"
-        " --power-factors {params.power} > {log} 2>&1"
+        " --power-factors {params.power} --power-table --ladder {params.ladder} > {log} 2>&1"

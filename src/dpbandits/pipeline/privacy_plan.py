@@ -2,7 +2,8 @@
 
 For every private regret algorithm a paper's figures draw, under the default and under each reading that changes
 its parameters, the setting is the configuration with the largest horizon (ties: the first drawn), with every
-epsilon its curves use: ``dpbandits.privacy.spent`` then replays one run of each and composes its releases
+epsilon its curves use for an (epsilon, delta) algorithm, whose spending changes with epsilon, and the smallest
+one for a pure or local one, whose spending scales with epsilon (each noise scale is proportional to 1/epsilon): ``dpbandits.privacy.spent`` then replays one run of each and composes its releases
 (``results/privacy/<paper>.csv``, read by the claims ledger beside each reading's verdicts). BAI algorithms spend
 the same per sample at every budget (phases on fresh samples); they are accounted at the contract's setting by
 ``tests/test_privacy.py`` and ``dpbandits privacy``.
@@ -44,5 +45,5 @@ def settings(figures: dict[str, Figure], sims: dict[str, SimSpec], reading: str 
             "epsilon": float(eps),
         }
         for spec in chosen.values()
-        for eps in spec.epsilons
+        for eps in (spec.epsilons if registry.ALGORITHMS[spec.algorithm].privacy == "approx" else [min(spec.epsilons)])
     ]

@@ -69,7 +69,9 @@ class Spent:
             f" at delta={self.delta:.3g} (pure sum {self.pure:.4g})" if self.delta else ""
         )
         run, arm, pos = self.worst
-        verdict = "EXCEEDS" if self.exceeds else "within"
+        verdict = "within"
+        if self.exceeds:
+            verdict = "EXCEEDS" if not self.problems else "[not a ledger of real releases: counts as] EXCEEDS"
         return (
             f"{self.algorithm} ({registry.PRIVACY_MODELS[self.model]}): spent {spent} {verdict} the promised "
             f"{promised} [{self.releases} releases over {self.runs} runs; worst entry: run {run}, arm {arm}, "

@@ -47,46 +47,81 @@ from ..mechanisms.ledger import (
 GRID = 1.01  # noise multipliers are rounded down to powers of GRID before the PLD composes them
 
 
+SHOWN = 5  # problems of one kind named one by one; the rest are counted
+
+
+def _listed(out: list[str], found: list[str], kind: str) -> None:
+    out.extend(found[:SHOWN])
+    if len(found) > SHOWN:
+        out.append(f"... and {len(found) - SHOWN} more {kind}")
+
+
 def problems(rows: np.ndarray, pulls: np.ndarray) -> list[str]:
-    """What makes ``rows`` not a ledger of real releases, one sentence each (empty: none).
+    """What makes ``rows`` not a ledger of real releases, one sentence each (empty: none; at most :data:`SHOWN` of a
+    kind are named, the others counted).
 
     A row must read entries the run holds (1 <= first <= last <= pulls[arm]) with weight > 0 and a finite scale
     > 0; a draw feeds one release (one head row; its further ranges repeat its scale and noise); two releases
     never share a standard noise value (noise / scale), which only a reused draw can make; an SVT query names a
     recorded threshold.
     """
-    out = []
-    k = len(pulls)
-    for i, r in enumerate(rows):
-        what = f"row {i} ({MECHANISMS.get(r[MECH], r[MECH])}, draw {int(r[DRAW])})"
-        if r[MECH] not in MECHANISMS:
-            out.append(f"{what}: unknown mechanism code {r[MECH]}")
-        if not (math.isfinite(r[SCALE]) and r[SCALE] > 0):
-            out.append(f"{what}: scale {r[SCALE]} is not a finite number > 0")
-        if r[MECH] == SVT_THRESHOLD:
-            continue
-        a = int(r[ARM])
-        if not 0 <= a < k or not 1 <= r[FIRST] <= r[LAST] <= pulls[a]:
-            held = pulls[a] if 0 <= a < k else "no such arm"
-            out.append(f"{what}: reads arm {a} entries {r[FIRST]:.0f}..{r[LAST]:.0f}, but the arm holds {held}")
-        if not r[WEIGHT] > 0:
-            out.append(f"{what}: weight {r[WEIGHT]} is not > 0")
-    heads = rows[rows[:, PART] == 0]
-    draws, counts = np.unique(heads[:, DRAW], return_counts=True)
-    for d in draws[counts > 1]:
-        out.append(f"draw {int(d)} feeds {int(counts[draws == d][0])} releases (a draw reused)")
-    by_draw = {int(h[DRAW]): h for h in heads}
-    for r in rows[rows[:, PART] == 1]:
-        h = by_draw.get(int(r[DRAW]))
-        if h is not None and (h[SCALE] != r[SCALE] or h[NOISE] != r[NOISE]):
-            out.append(f"draw {int(r[DRAW])}: a further range has another scale or noise than its release")
-    scaled = heads[heads[:, SCALE] > 0]
-    std = scaled[:, NOISE] / scaled[:, SCALE]
-    values, counts = np.unique(std[std != 0], return_counts=True)
-    for v in values[counts > 1]:
-        out.append(f"{int(counts[values == v][0])} releases share the standard noise value {v!r} (a draw reused)")
+    out: list[str] = []
+    pulls = np.asarray(pulls, dtype=np.int64)
+
+    def what(i):
+        r = rows[i]
+        return f"row {i} ({MECHANISMS.get(r[MECH], r[MECH])}, draw {int(r[DRAW])})"
+
+    bad = np.flatnonzero(~np.isin(rows[:, MECH], list(MECHANISMS)))
+    _listed(out, [f"{what(i)}: unknown mechanism code {rows[i, MECH]}" for i in bad], "unknown mechanisms")
+    bad = np.flatnonzero(~(np.isfinite(rows[:, SCALE]) & (rows[:, SCALE] > 0)))
+    _listed(out, [f"{what(i)}: scale {rows[i, SCALE]} is not a finite number > 0" for i in bad], "bad scales")
+    data = rows[:, MECH] != SVT_THRESHOLD
+    arm = rows[:, ARM].astype(np.int64)
+    known = (arm >= 0) & (arm < len(pulls))
+    held = np.where(known, pulls[np.clip(arm, 0, max(len(pulls) - 1, 0))], -1)
+    inside = known & (rows[:, FIRST] >= 1) & (rows[:, FIRST] <= rows[:, LAST]) & (rows[:, LAST] <= held)
+    bad = np.flatnonzero(data & ~inside)
+    _listed(
+        out,
+        [
+            f"{what(i)}: reads arm {arm[i]} entries {rows[i, FIRST]:.0f}..{rows[i, LAST]:.0f}, but the arm holds "
+            + (str(held[i]) if known[i] else "no such arm")
+            for i in bad
+        ],
+        "rows outside the run's entries",
+    )
+    bad = np.flatnonzero(data & ~(rows[:, WEIGHT] > 0))
+    _listed(out, [f"{what(i)}: weight {rows[i, WEIGHT]} is not > 0" for i in bad], "bad weights")
+    head = rows[:, PART] == 0
+    draws, counts = _distinct(rows[head, DRAW], counts=True)
+    found = [
+        f"draw {int(d)} feeds {int(c)} releases (a draw reused)"
+        for d, c in zip(draws[counts > 1], counts[counts > 1], strict=True)
+    ]
+    _listed(out, found, "reused draws")
+    parts = np.flatnonzero(~head)
+    if parts.size and draws.size:
+        heads = np.flatnonzero(head)
+        order = heads[np.argsort(rows[heads, DRAW], kind="stable")]
+        mine = order[np.clip(np.searchsorted(rows[order, DRAW], rows[parts, DRAW]), 0, order.size - 1)]
+        same = rows[mine, DRAW] == rows[parts, DRAW]
+        differ = (rows[mine, SCALE] != rows[parts, SCALE]) | (rows[mine, NOISE] != rows[parts, NOISE])
+        found = [
+            f"draw {int(d)}: a further range has another scale or noise than its release"
+            for d in rows[parts[same & differ], DRAW]
+        ]
+        _listed(out, found, "mismatched ranges")
+    scaled = head & (rows[:, SCALE] > 0)
+    std = rows[scaled, NOISE] / rows[scaled, SCALE]
+    values, counts = _distinct(std[std != 0], counts=True)
+    found = [
+        f"{int(c)} releases share the standard noise value {float(v)!r} (a draw reused)"
+        for v, c in zip(values[counts > 1], counts[counts > 1], strict=True)
+    ]
+    _listed(out, found, "shared noise values")
     thresholds = set(rows[rows[:, MECH] == SVT_THRESHOLD, DRAW].astype(int).tolist())
-    for g in set(rows[rows[:, MECH] == SVT_QUERY, GROUP].astype(int).tolist()) - thresholds:
+    for g in sorted(set(rows[rows[:, MECH] == SVT_QUERY, GROUP].astype(int).tolist()) - thresholds):
         out.append(f"SVT queries name threshold draw {g}, which is not recorded")
     return out
 
@@ -120,15 +155,13 @@ def window_sums(rows: np.ndarray, pulls: np.ndarray, lo: int, hi: int) -> Window
         mine = data[data[:, ARM] == a]
         first = np.clip(mine[:, FIRST], lo, end).astype(np.int64)
         after = np.clip(mine[:, LAST] + 1, lo, end).astype(np.int64)
-        starts = np.unique(np.concatenate(([lo, end], first, after))) if end > lo else np.array([lo, lo])
+        starts = _distinct(np.concatenate(([lo, end], first, after))) if end > lo else np.array([lo, lo])
         i, j = np.searchsorted(starts, first), np.searchsorted(starts, after)  # rows cover segments i..j-1
         sums = []
         for kind, power in ((LAPLACE, 1), (LAPLACE, 2), (GAUSS, 2)):
-            diff = np.zeros(starts.size)
             sel = mine[:, MECH] == kind
             loss = (mine[sel, WEIGHT] / mine[sel, SCALE]) ** power
-            np.add.at(diff, i[sel], loss)
-            np.add.at(diff, j[sel], -loss)
+            diff = np.bincount(i[sel], loss, starts.size) - np.bincount(j[sel], loss, starts.size)
             sums.append(np.cumsum(diff)[:-1])
         sums[0] = sums[0] + svt_losses(rows, mine, starts, i, j)
         gauss = np.cumsum(np.bincount(i[mine[:, MECH] == GAUSS], minlength=starts.size))[:-1]
@@ -138,6 +171,16 @@ def window_sums(rows: np.ndarray, pulls: np.ndarray, lo: int, hi: int) -> Window
         for name, values in zip(("pure", "laplace_sq", "gauss_sq"), sums, strict=True):
             getattr(out, name).append(values)
     return out
+
+
+def _distinct(values: np.ndarray, counts: bool = False):
+    """Sorted distinct ``values`` (and how often each occurs, if ``counts``): a sort and a comparison, as numpy's
+    hashed ``unique`` is several times slower on millions of values."""
+    values = np.sort(values)
+    first = np.flatnonzero(np.concatenate(([values.size > 0], values[1:] != values[:-1])))
+    if not counts:
+        return values[first]
+    return values[first], np.diff(np.append(first, values.size))
 
 
 def svt_losses(rows: np.ndarray, mine: np.ndarray, starts: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
