@@ -32,10 +32,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from _draws import recorded_reference
+from _overspend import OVERSPEND
 from _stats import same_counts, same_distribution, same_paths, same_spread
 
 import dpbandits
-from dpbandits import ALGORITHMS, reference
+from dpbandits import ALGORITHMS, privacy, reference
 from dpbandits.audit.loss import NO_RELEASE, audit_algorithm
 from dpbandits.audit.run import CONTROL_NOISE_FACTOR
 from dpbandits.core.registry import Contract, OptionalProbability, Param, Setting
@@ -409,6 +410,15 @@ def test_private_algorithm_passes_its_audit_and_its_control_is_flagged(name):
     else:
         assert control.verdict == "violation" and control.loss_lower > epsilon + 1.0, control
         assert math.isfinite(control.loss_estimate)
+
+
+@pytest.mark.parametrize("name", PRIVATE)
+def test_private_algorithm_records_its_releases_and_spends_at_most_its_promise(name):
+    # dpbandits.privacy at the contract's setting: a plugin without Algorithm.releases is told what to add
+    spent = privacy.spent(name, runs=5)
+    assert spent.releases > 0, f"{name}: no release recorded at the contract's setting"
+    assert spent.problems == [], spent.text()
+    assert not spent.exceeds or (name, None, None) in OVERSPEND, spent.text()
 
 
 BUILT_IN_PRIVATE = [n for n in PRIVATE if n not in dpbandits.plugins.PLUGINS]

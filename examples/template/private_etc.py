@@ -6,10 +6,12 @@ once and commit to the largest. One reward enters one sum (by at most 1), so the
 Load it without installing anything (paths are relative to the working directory):
 
     DPBANDITS_PLUGINS=examples/template/private_etc.py:ALGORITHM pytest tests/test_contract.py -k private_etc
+    DPBANDITS_PLUGINS=examples/template/private_etc.py:ALGORITHM dpbandits privacy private_etc
 """
 
 from dpbandits.core.registry import Algorithm, Audit, Contract, Param, Setting
-from dpbandits.plugins import per_step
+from dpbandits.mechanisms.ledger import LAPLACE, next_draw, note
+from dpbandits.plugins import per_step, per_step_releases
 
 
 class PrivateETC:
@@ -19,6 +21,8 @@ class PrivateETC:
     epsilon, the run's ``numpy.random.Generator`` and the resolved parameters (``{"m": 5}``). It then calls
     ``select(t)`` for t = 1, ..., T and ``update(arm, reward)`` after each pull.
     """
+
+    book = None  # a release book while dpbandits.privacy records the run's releases (per_step_releases)
 
     def __init__(self, k, horizon, epsilon, rng, params):
         self.k, self.m, self.epsilon, self.rng = k, params["m"], epsilon, rng
@@ -32,7 +36,12 @@ class PrivateETC:
         if self.best is None:
             # All noise comes from self.rng.laplace: the audit's under-noised control scales exactly these
             # draws (Audit.noise names the Generator methods it scales), and seeding stays reproducible.
-            noisy = [s + self.rng.laplace(0.0, 1.0 / self.epsilon) for s in self.sums]
+            noisy = []
+            for a, s in enumerate(self.sums):
+                noise = self.rng.laplace(0.0, 1.0 / self.epsilon)
+                noisy.append(s + noise)
+                if self.book is not None:  # the release: arm a's rewards 1..m, weight 1, scale 1/epsilon
+                    note(self.book, LAPLACE, a, 1, self.m, 1.0, 1.0 / self.epsilon, next_draw(self.book), noise)
             self.best = max(range(self.k), key=noisy.__getitem__)
         return self.best
 
@@ -58,6 +67,7 @@ ALGORITHM = Algorithm(
     private=True,
     run=per_step(PrivateETC),  # plain Python, one pull at a time; a numba kernel is the fast alternative
     reference=PrivateETC,
+    releases=per_step_releases(PrivateETC),  # every release noted, so `dpbandits privacy` can add them up
     params={"m": Param(5, low=0, doc="pulls of each arm before the noisy commit")},
     audit=Audit(params={"m": 2}, plan=audit_plan),
     needs_horizon=False,

@@ -56,6 +56,36 @@ class PluginError(ValueError):
     """A plugin cannot be loaded or is invalid; the message starts with ``plugin <where it came from>``."""
 
 
+def _play(twin, means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli", book=None):
+    """(regret[C], pulls[K], reward_sum) of ``twin`` played one pull at a time; ``book``, if given, is set as the
+    agent's ``book`` attribute before the first pull."""
+    import numpy as np
+
+    from .reference._rewards import REWARDS  # here: a plugin may load while dpbandits is imported
+
+    draw = REWARDS[rewards]
+    gap = (means.max() - means).tolist()
+    mu = means.tolist()
+    agent = twin(len(mu), horizon, epsilon, rng, params)
+    if book is not None:
+        agent.book = book
+    regret = np.empty(checkpoints.size)
+    pulls = np.zeros(len(mu), dtype=np.int64)
+    marks = checkpoints.tolist()
+    total, cum, c = 0.0, 0.0, 0
+    for t in range(1, horizon + 1):
+        a = agent.select(t)
+        r = draw(rng, mu[a])
+        agent.update(a, r)
+        pulls[a] += 1
+        total += r
+        cum += gap[a]
+        while c < len(marks) and marks[c] == t:
+            regret[c] = cum
+            c += 1
+    return regret, pulls, total
+
+
 def per_step(twin: type) -> Callable:
     """A plain-Python regret ``run`` that plays the per-step policy ``twin`` one pull at a time (slow).
 
@@ -65,33 +95,25 @@ def per_step(twin: type) -> Callable:
     ``dpbandits.reference.simulate`` agree bit for bit, under every reward law (``rewards``, :mod:`dpbandits.core.laws`;
     declare ``Algorithm(laws=dpbandits.core.laws.LAWS)`` to accept them all).
     """
-    import numpy as np
 
     def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
-        from .reference._rewards import REWARDS  # here: a plugin may load while dpbandits is imported
-
-        draw = REWARDS[rewards]
-        gap = (means.max() - means).tolist()
-        mu = means.tolist()
-        agent = twin(len(mu), horizon, epsilon, rng, params)
-        regret = np.empty(checkpoints.size)
-        pulls = np.zeros(len(mu), dtype=np.int64)
-        marks = checkpoints.tolist()
-        total, cum, c = 0.0, 0.0, 0
-        for t in range(1, horizon + 1):
-            a = agent.select(t)
-            r = draw(rng, mu[a])
-            agent.update(a, r)
-            pulls[a] += 1
-            total += r
-            cum += gap[a]
-            while c < len(marks) and marks[c] == t:
-                regret[c] = cum
-                c += 1
-        return regret, pulls, total
+        return _play(twin, means, horizon, epsilon, checkpoints, rng, params, rewards)
 
     run.__doc__ = f"One run of {twin.__name__}, one pull at a time (dpbandits.plugins.per_step)."
     return run
+
+
+def per_step_releases(twin: type) -> Callable:
+    """The ``Algorithm.releases`` of a per-step policy: the run of :func:`per_step` with a release book set as the
+    agent's ``book`` attribute (None otherwise), in which the policy notes each of its releases
+    (``dpbandits.mechanisms.ledger.note``; see examples/template/private_etc.py); returns the pulls int64[K]."""
+    import numpy as np
+
+    def releases(means, horizon, epsilon, params, rng, book):
+        last = np.array([horizon], dtype=np.int64)
+        return _play(twin, means, horizon, epsilon, last, rng, params, book=book)[1]
+
+    return releases
 
 
 def load_plugins(specs: Iterable[str] = (), export: bool = False) -> list[str]:

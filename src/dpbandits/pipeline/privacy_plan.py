@@ -1,12 +1,12 @@
 """Where the pipeline accounts each paper's privacy: one setting per (reading, private algorithm).
 
 For every private regret algorithm a paper's figures draw, under the default and under each reading that changes
-its parameters, the setting is the configuration with the largest horizon (ties: the first drawn), with every
-epsilon its curves use for an (epsilon, delta) algorithm, whose spending changes with epsilon, and the smallest
-one for a pure or local one, whose spending scales with epsilon (each noise scale is proportional to 1/epsilon): ``dpbandits.privacy.spent`` then replays one run of each and composes its releases
-(``results/privacy/<paper>.csv``, read by the claims ledger beside each reading's verdicts). BAI algorithms spend
-the same per sample at every budget (phases on fresh samples); they are accounted at the contract's setting by
-``tests/test_privacy.py`` and ``dpbandits privacy``.
+its parameters, the setting is the configuration with the largest horizon (ties: the first drawn). An (epsilon,
+delta) algorithm, whose spending changes with epsilon, is accounted at every epsilon its curves use; a pure or
+local one, whose noise scales are proportional to 1/epsilon, at the smallest. ``dpbandits.privacy.spent`` then
+replays one run of each and composes its releases (``results/privacy/<paper>.csv``, read by the claims ledger
+beside each reading's verdicts). BAI algorithms spend the same per sample at every budget (phases on fresh
+samples); they are accounted at the contract's setting by ``tests/test_contract.py`` and ``dpbandits privacy``.
 """
 
 from __future__ import annotations
