@@ -1,12 +1,13 @@
 """Where the pipeline accounts each paper's privacy: one setting per (reading, private algorithm).
 
 For every private regret algorithm a paper's figures draw, under the default and under each reading that changes
-its parameters, the setting is the configuration with the largest horizon (ties: the first drawn). An (epsilon,
-delta) algorithm, whose spending changes with epsilon, is accounted at every epsilon its curves use; a pure or
-local one, whose noise scales are proportional to 1/epsilon, at the smallest. ``dpbandits.privacy.spent`` then
-replays one run of each and composes its releases (``results/privacy/<paper>.csv``, read by the claims ledger
-beside each reading's verdicts). BAI algorithms spend the same per sample at every budget (phases on fresh
-samples); they are accounted at the contract's setting by ``tests/test_contract.py`` and ``dpbandits privacy``.
+its parameters, the setting is the configuration with the largest horizon (ties: the first drawn, the paper's own
+figures before its privacy-utility frontier). An (epsilon, delta) algorithm, whose spending changes with epsilon,
+is accounted at every epsilon its curves use; a pure or local one, whose noise scales are proportional to
+1/epsilon, at the smallest. ``dpbandits.privacy.spent`` then replays one run of each and composes its releases
+(``results/privacy/<paper>.csv``, read by the claims ledger beside each reading's verdicts). BAI algorithms spend
+the same per sample at every budget (phases on fresh samples); they are accounted at the contract's setting by
+``tests/test_contract.py`` and ``dpbandits privacy``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def settings(figures: dict[str, Figure], sims: dict[str, SimSpec], reading: str 
     (one paper's, under ``reading``); ``params(algorithm) -> dict`` says which parameters the reading sets (None:
     the default reading), and an algorithm whose parameters it does not set is left out."""
     chosen: dict[str, SimSpec] = {}
-    for name, fig in figures.items():
+    for name, fig in sorted(figures.items(), key=lambda item: item[1].frontier):  # the paper's own figures first
         if is_diagnostic(name):
             continue
         for panel in fig.panels:
