@@ -24,6 +24,7 @@ def settings(figures: dict[str, Figure], sims: dict[str, SimSpec], reading: str 
     (one paper's, under ``reading``); ``params(algorithm) -> dict`` says which parameters the reading sets (None:
     the default reading), and an algorithm whose parameters it does not set is left out."""
     chosen: dict[str, SimSpec] = {}
+    drawn: dict[str, set] = {}  # cid -> the epsilons the curves of these figures draw from it
     for name, fig in sorted(figures.items(), key=lambda item: item[1].frontier):  # the paper's own figures first
         if is_diagnostic(name):
             continue
@@ -33,18 +34,23 @@ def settings(figures: dict[str, Figure], sims: dict[str, SimSpec], reading: str 
                 alg = registry.ALGORITHMS[spec.algorithm]
                 if spec.kind != "regret" or not alg.private or (params is not None and not params(spec.algorithm)):
                     continue
+                drawn.setdefault(curve.cid, set()).update(curve.x or [curve.epsilon])
                 best = chosen.get(spec.algorithm)
                 if best is None or spec.horizon > best.horizon:
                     chosen[spec.algorithm] = spec
-    return [
-        {
-            "reading": reading,
-            "algorithm": spec.algorithm,
-            "params": dict(spec.params),
-            "means": means_for(spec.instance).tolist(),
-            "horizon": int(spec.horizon),
-            "epsilon": float(eps),
-        }
-        for spec in chosen.values()
-        for eps in (spec.epsilons if registry.ALGORITHMS[spec.algorithm].privacy == "approx" else [min(spec.epsilons)])
-    ]
+    out = []
+    for spec in chosen.values():
+        eps = sorted(drawn[spec.cid])
+        for epsilon in eps if registry.ALGORITHMS[spec.algorithm].privacy == "approx" else eps[:1]:
+            means = means_for(spec.instance).tolist()
+            out.append(
+                {
+                    "reading": reading,
+                    "algorithm": spec.algorithm,
+                    "params": dict(spec.params),
+                    "means": means,
+                    "horizon": int(spec.horizon),
+                    "epsilon": float(epsilon),
+                }
+            )
+    return out
