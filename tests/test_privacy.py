@@ -237,3 +237,36 @@ def test_each_reading_spends_at_most_its_promise_unless_documented(name, key, va
     assert s.releases > 0, f"{name}: no release recorded at the contract's setting"
     assert s.problems == [], s.text()
     assert s.exceeds == ((name, key, value) in OVERSPEND), s.text()
+
+
+# --- the pages that show what a reading spends -------------------------------------------------------------------
+
+
+def test_the_claims_ledger_and_the_captions_name_what_spends_more_than_promised(tmp_path):
+    import pandas as pd
+
+    from dpbandits.claims.ledger import spent_privacy
+    from dpbandits.drawing.figures import privacy_note
+    from dpbandits.pipeline.catalogue.model import Curve, Figure, Panel
+
+    rows = [
+        ["default", "dp_se", "DP-SE", 1000, 0.5, 0.0, 0.5, 0.5, 1.0, ""],
+        ["default", "dp_ucb_int", "DP-UCB-INT", 1000, 1.0, 4.5e-5, 1.9, 24.0, 1.9, "yes"],
+        ["beta=0.1", "dp_se", "DP-SE", 1000, 0.5, 0.0, 0.5, 0.5, 1.0, ""],
+    ]
+    (tmp_path / "privacy").mkdir()
+    pd.DataFrame(rows, columns=privacy.TABLE_COLUMNS).to_csv(tmp_path / "privacy" / "p.csv", index=False)
+    spent = spent_privacy(tmp_path, "p")
+    assert spent["default"] == ("DP-SE 0.5 at eps=0.5; DP-UCB-INT 1.9 at eps=1, delta=4.5e-05 (EXCEEDS)", "yes")
+    assert spent["beta=0.1"] == ("DP-SE 0.5 at eps=0.5", "")
+    assert spent_privacy(tmp_path, "absent") == {}
+    table = pd.read_csv(tmp_path / "privacy" / "p.csv", keep_default_na=False)
+
+    def figure(*algorithms):
+        curves = [Curve(a, a, 1.0, "cid") for a in algorithms]
+        return Figure("p", "fig", {"kind": "regret"}, 10, [Panel("", {}, curves)])
+
+    assert privacy_note(figure("dp_se", "ucb"), table) == ""
+    assert privacy_note(figure("dp_ucb_int"), table) == (
+        "Spends more privacy than promised (worst reward, T=1000): DP-UCB-INT 1.9 at eps=1."
+    )

@@ -77,6 +77,19 @@ def markdown(df: pd.DataFrame, made_with: str = "", scale: dict | None = None) -
         lines += ["Per paper: its claims by headline verdict and robustness, and the project's rows beside them.", ""]
         lines += _table(list(counts.columns), counts.itertuples(index=False))
         lines.append("")
+    over = default[default["privacy_exceeds"] == "yes"].drop_duplicates("paper")
+    if not over.empty:
+        lines += [
+            "Privacy: under the default readings, an algorithm of these papers spends more than it promises "
+            "(worst reward of one run at the paper's largest horizon, dpbandits.privacy; docs/privacy.md), so its "
+            "curves are not the private algorithm the paper describes: "
+            + "; ".join(
+                f"{r.paper}: " + ", ".join(part for part in r.privacy.split("; ") if "(EXCEEDS)" in part)
+                for r in over.itertuples()
+            )
+            + ".",
+            "",
+        ]
     lines += ["## The papers' claims", ""]
     lines += _table(
         ["paper", "claim", "verdict", "robustness", "changed by", "statement", "sub-checks"],
