@@ -53,7 +53,7 @@ def test_schema_defaults_are_filled_in_and_stated_once():
         6,
     )
     assert config["chunk_runs"] == {"default": 100}
-    assert config["audit"] == {"trials": 4000, "power_factors": [0.1, 0.25, 0.5]}
+    assert config["audit"] == {"trials": 4000, "power_factors": [0.1, 0.25, 0.5], "power_ladder": [2000, 8000, 32000]}
     assert config["readings"] == {"enabled": True, "runs": {}, "papers": {}}
     assert configfile.prepare(minimal() | {"chunk_runs": {"dp_ucb": 3}})["chunk_runs"] == {"dp_ucb": 3, "default": 100}
     for path in [*ROOT.glob("src/dpbandits/*.py"), *ROOT.glob("workflow/rules/*.smk")]:  # no default in code

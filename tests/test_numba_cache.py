@@ -19,8 +19,8 @@ import numpy as np
 from dpbandits.pipeline import numba_cache, sources
 
 HELPER = "bandits/_counters.py"  # the hybrid counter's noise step, inlined into dp_ucb_tossou's kernel
-NODE_NOISE = "k * node_scale * eta)"
-LOUD = "1000.0 * k * node_scale * eta)"  # the hybrid counter's tree nodes get 1000 times their noise
+NODE_NOISE = "e = k * node_scale * eta\n"
+LOUD = "e = 1000.0 * k * node_scale * eta\n"  # the hybrid counter's tree nodes get 1000 times their noise
 CALL = (
     "import json, dpbandits; r = dpbandits.simulate('dp_ucb_tossou', [0.9, 0.6], 20000, 1.0, 4, 0); "
     "print(json.dumps(r.regret[:, -1].tolist()))"

@@ -110,7 +110,9 @@ def test_the_terminal_shows_progress_not_a_dump(smoke_run):
     total = int(done[-1][1])
     assert [int(d) for d, _, _ in done] == list(range(1, total + 1)), out[-3000:]
     assert all("left)" in text for _, _, text in done[: total // 2]), out[-3000:]
-    assert len(lines) <= 50 + total, out[-3000:]  # start-up, job counts and the estimate, then a line a job
+    # start-up, Snakemake's job-count table (a row a rule), the estimate, then a line a job
+    rules = len(re.search(r"^Job stats:\n(.*?)^total", out, re.M | re.S).group(1).splitlines())
+    assert len(lines) <= 20 + rules + total, out[-3000:]
     assert max(map(len, lines)) < 200, max(lines, key=len)[:300]
     for noise in ("--specs", "Shell command", "without encryption", "KeyboardInterrupt", "input:"):
         assert noise not in out, noise
@@ -202,7 +204,7 @@ def test_a_rerun_after_editing_a_helper_computes_with_the_edited_code(smoke_run)
     targets = [str(f.relative_to(smoke_run)) for f in sims]
     before = _sim_arrays(sims)
     assert sims and before
-    helper.write_text(text.replace("k * node_scale * eta)", "1000.0 * k * node_scale * eta)"))
+    helper.write_text(text.replace("e = k * node_scale * eta\n", "e = 1000.0 * k * node_scale * eta\n"))
     try:
         proc = _run(smk(*targets), smoke_run)
         edited = _sim_arrays(sims)
@@ -272,7 +274,9 @@ def test_ledger_and_audit_are_written(smoke_run):
         assert name in set(table["algorithm"]), name
     for paper in ("tossou2016", "sajed2019", "sajed2019thesis", "hu2022"):  # their private regret algorithms
         spent = pd.read_csv(smoke_run / "results" / "privacy" / f"{paper}.csv")
-        assert {"default"} < set(spent["reading"]) and (spent["spent"] > 0).all(), paper
+        # smoke horizons: an algorithm may end before its first release (0 spent), never above its promise
+        assert {"default"} < set(spent["reading"]) and spent["spent"].max() > 0, paper
+        assert ((spent["exceeds"] == "yes") == (spent["ratio"] > 1 + 1e-9)).all(), paper
 
 
 def check_audit_table(df):

@@ -164,6 +164,8 @@ def test_editing_any_module_reruns_exactly_the_jobs_that_run_it(tmp_path):
     plans = {k.removeprefix("src/dpbandits/"): v for k, v in json.loads(out.read_text()).items()}
     assert plans.pop("") == []  # complete results: nothing to do
     figure_code = _rel(sources.script_sources(ROOT / "workflow/scripts/figures.py"))
+    # the figures' captions read each paper's spent privacy (results/privacy/), whose code reruns them too
+    figure_code |= _rel(sources.script_sources(ROOT / "workflow/scripts/paper_privacy.py"))
     notebook_code = set().union(*(_rel(sources.script_sources(nb)) for nb in (ROOT / "notebooks").glob("*.ipynb")))
     for module in modules:
         sims = {alg for rule, alg in plans[module] if rule == "simulate"}

@@ -7,7 +7,14 @@ from pathlib import Path
 
 from dpbandits import ALGORITHMS, diagnoses
 from dpbandits.core import provenance
-from dpbandits.pipeline import catalogue, planning, privacy_plan, progress, readings, sources
+from dpbandits.pipeline import (
+    catalogue,
+    planning,
+    privacy_plan,
+    progress,
+    readings,
+    sources,
+)
 from dpbandits.pipeline.catalogue.costs import cost_summary, job_seconds
 from dpbandits.pipeline.catalogue.jobs import figure_sims
 from dpbandits.pipeline.catalogue.model import (

@@ -139,7 +139,7 @@ def with_robustness(df: pd.DataFrame, key: str = "claim_id") -> pd.DataFrame:
 
 def _changed(row) -> str:
     """ "reading -> verdict" with the reading's support (and "text contradicts it" where it does)."""
-    spends = "; spends more privacy than promised" if row.privacy_exceeds == "yes" else ""
+    spends = "; spends more privacy than promised" if getattr(row, "privacy_exceeds", "") == "yes" else ""
     if row.reading == DEFAULT:
         return f"{row.reading} -> {row.verdict}" + (f" ({spends[2:]})" if spends else "")
     note = "the text contradicts it" if row.support_level == CONTRADICTED else (row.support_text or row.support_level)

@@ -77,7 +77,7 @@ def markdown(df: pd.DataFrame, made_with: str = "", scale: dict | None = None) -
         lines += ["Per paper: its claims by headline verdict and robustness, and the project's rows beside them.", ""]
         lines += _table(list(counts.columns), counts.itertuples(index=False))
         lines.append("")
-    over = default[default["privacy_exceeds"] == "yes"].drop_duplicates("paper")
+    over = default[default.get("privacy_exceeds", pd.Series("", default.index)) == "yes"].drop_duplicates("paper")
     if not over.empty:
         lines += [
             "Privacy: under the default readings, an algorithm of these papers spends more than it promises "
@@ -161,7 +161,8 @@ def markdown(df: pd.DataFrame, made_with: str = "", scale: dict | None = None) -
             + ".",
             "",
         ]
-        spent = [[PRIVACY_ROW, *(info.at[n, "privacy"] for n in names)]] if info["privacy"].any() else []
+        spends = "privacy" in info and info["privacy"].astype(bool).any()
+        spent = [[PRIVACY_ROW, *(info.at[n, "privacy"] for n in names)]] if spends else []
         lines += _table(
             ["claim", *names],
             [
