@@ -164,7 +164,7 @@ def sentence_rows(df: pd.DataFrame) -> pd.DataFrame:
                 "rows": "; ".join(f"{r.claim_id} ({r.role}): {r.verdict}" for r in g.itertuples())
                 if len(g) > 1
                 else "",
-                **{c: first[c] for c in READING_COLUMNS},
+                **{c: first.get(c, "") for c in READING_COLUMNS},  # a ledger without privacy columns: ""
             }
         )
     cols = ["paper", "sentence", "statement", "verdict", "rows", *READING_COLUMNS]
