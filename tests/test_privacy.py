@@ -129,6 +129,18 @@ def test_problems_name_what_is_not_a_real_release(edit, message):
     assert found == [] if message is None else any(message in p for p in found), found
 
 
+def test_a_local_promise_needs_each_reward_noised_once_and_alone():
+    one_each = [(LAPLACE, 0, 1, 1, 1.0, 1.0, 0, 0.2), (LAPLACE, 0, 2, 2, 1.0, 1.0, 1, -0.4)]
+    assert account.problems(book_of(one_each), np.array([2]), local=True) == []
+    wide = [(LAPLACE, 0, 1, 2, 1.0, 1.0, 0, 0.2)]
+    assert "a local release reads rewards 1..2" in account.problems(book_of(wide), np.array([2]), local=True)[0]
+    twice = [*one_each, (LAPLACE, 0, 2, 2, 1.0, 1.0, 2, 0.9)]
+    assert account.problems(book_of(twice), np.array([2]), local=True) == [
+        "1 rewards are read by more than one local release"
+    ]
+    assert account.problems(book_of(wide), np.array([2])) == []  # a central promise allows it
+
+
 def test_a_window_keeps_the_rows_that_read_it_and_rows_that_read_no_entry():
     rows = [(LAPLACE, 0, 1, 2, 1.0, 1.0, 0, 0.1), (LAPLACE, 0, 3, 4, 1.0, 1.0, 1, 0.2)]
     rows.append((SVT_THRESHOLD, -1, 0, 0, 1.0, 6.0, 2, 0.5, 0.0, -1.0))

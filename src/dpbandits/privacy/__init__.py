@@ -158,7 +158,7 @@ def _one_run(name, means, horizon, epsilon, params, seed, delta):
             raise RuntimeError(f"{name}: a replayed run pulled {pulls.tolist()}, not {pulls0.tolist()}")
         pulls0 = pulls
         count += len(rows)
-        issues += account.problems(rows, pulls)
+        issues += account.problems(rows, pulls, local=registry.get(name).privacy == "local")
         win = account.window_sums(rows, pulls, lo, hi)
         for a, (starts, pure) in enumerate(zip(win.starts, win.pure, strict=True)):
             if pure.size and pure.max() > best_pure:

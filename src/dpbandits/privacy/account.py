@@ -56,16 +56,28 @@ def _listed(out: list[str], found: list[str], kind: str) -> None:
         out.append(f"... and {len(found) - SHOWN} more {kind}")
 
 
-def problems(rows: np.ndarray, pulls: np.ndarray) -> list[str]:
+def problems(rows: np.ndarray, pulls: np.ndarray, local: bool = False) -> list[str]:
     """What makes ``rows`` not a ledger of real releases, one sentence each (empty: none; at most :data:`SHOWN` of a
     kind are named, the others counted).
 
     A row must read entries the run holds (1 <= first <= last <= pulls[arm]) with weight > 0 and a finite scale
     > 0; a draw feeds one release (one head row; its further ranges repeat its scale and noise); two releases
     never share a standard noise value (noise / scale), which only a reused draw can make; an SVT query names a
-    recorded threshold.
+    recorded threshold. Under a ``local`` promise, each release reads one reward and each reward is read once.
     """
     out: list[str] = []
+    if local:
+        data = rows[rows[:, MECH] != SVT_THRESHOLD]
+        wide = np.flatnonzero(data[:, FIRST] != data[:, LAST])
+        _listed(
+            out,
+            [f"row {i}: a local release reads rewards {data[i, FIRST]:.0f}..{data[i, LAST]:.0f}" for i in wide],
+            "wide local releases",
+        )
+        keys = data[:, ARM] * (data[:, LAST].max(initial=0) + 1) + data[:, FIRST]
+        _, counts = _distinct(keys, counts=True)
+        if (counts > 1).any():
+            out.append(f"{int((counts > 1).sum())} rewards are read by more than one local release")
     pulls = np.asarray(pulls, dtype=np.int64)
 
     def what(i):
