@@ -21,13 +21,13 @@ from .laws import LAWS
 from .validation import brief, check_epsilon, check_horizon, check_integer, check_means, check_real
 
 _PATH = re.compile(r"[\w.]+:\w+")  # dotted path of an object, "package.module:name"
-_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_NAME = re.compile(r"[a-z][a-z0-9_]*")  # algorithm names; the pipeline's `algorithm` wildcard is [a-z0-9_]+
 #: privacy models an algorithm may promise: {name: what it means}
 PRIVACY_MODELS = {
     "pure": "central epsilon-DP",
     "approx": "central (epsilon, delta)-DP",
     "local": "local epsilon-DP (each reward noised once, before anything reads it)",
-}  # algorithm names; the pipeline's `algorithm` wildcard is [a-z0-9_]+
+}
 
 
 @dataclass(frozen=True)
