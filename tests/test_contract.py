@@ -33,6 +33,7 @@ import numpy as np
 import pytest
 from _draws import recorded_reference
 from _overspend import OVERSPEND
+from _readings import readings
 from _stats import same_counts, same_distribution, same_paths, same_spread
 
 import dpbandits
@@ -46,15 +47,6 @@ REGRET = [n for n, a in ALGORITHMS.items() if a.kind == "regret"]
 BAI = [n for n, a in ALGORITHMS.items() if a.kind == "bai"]
 PRIVATE = [n for n, a in ALGORITHMS.items() if a.private]
 MEANS = np.array([0.7, 0.5, 0.45])
-
-
-def readings(name: str) -> list[dict]:
-    """The default parameters ({}) and each alternative reading of each axis of algorithm ``name``."""
-    out = [{}]
-    for key, spec in ALGORITHMS[name].params.items():
-        if spec.is_axis:
-            out += [{key: value} for value in list(spec.readings)[1:]]
-    return out
 
 
 def _ids(cases):

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from _readings import readings
 from scipy import optimize, stats
 
 import dpbandits.privacy as privacy
@@ -28,15 +29,6 @@ def eps_of(name: str) -> float:
     mechanism, which needs epsilon < 1."""
     eps = privacy.contract_setting(name)[2]
     return min(eps, 0.9) if name == "dp_bai_gauss" else eps
-
-
-def readings(name: str) -> list[dict]:
-    """The default parameters ({}) and each alternative reading of each axis of ``name``."""
-    out = [{}]
-    for key, spec in ALGORITHMS[name].params.items():
-        if spec.is_axis:
-            out += [{key: value} for value in list(spec.readings)[1:]]
-    return out
 
 
 CASES = [(n, p) for n in NAMES for p in readings(n)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _readings import readings
 from scipy.stats import kstest
 
 import dpbandits  # noqa: F401  (registers the algorithms)
@@ -27,14 +28,6 @@ from dpbandits.mechanisms.ledger import ARM, DRAW, FIRST, LAST, NOISE, PART, SCA
 NAMES = ["dp_ucb_bound", "dp_ucb_tossou", "dp_ucb_int", "private_ucb", "ldp_ucb", "dp_ucb"]
 MEANS = np.array([0.7, 0.5, 0.45])  # distinct gaps 0, 0.2, 0.25: the regret's steps tell the pulled arm
 EPS = 0.5
-
-
-def readings(name):
-    """({}, then one dict per non-default reading of each reading axis of ``name``)."""
-    out = [{}]
-    for key, spec in registry.get(name).params.items():
-        out += [{key: value} for value in list(spec.readings or {})[1:]]
-    return out
 
 
 CASES = [(name, p) for name in NAMES for p in readings(name)]
