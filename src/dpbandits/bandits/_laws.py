@@ -27,13 +27,28 @@ BERNOULLI, BETA, UNIFORM = (LAWS.index(name) for name in ("bernoulli", "beta", "
 _C = BETA_CONCENTRATION
 
 
-def law_args(rewards: str) -> tuple:
-    """A kernel's trailing ``law`` argument for law ``rewards``: none under bernoulli, else (its code,).
+def law_args(rewards: str, book=None) -> tuple:
+    """A kernel's trailing ``law`` (and ``book``) arguments for law ``rewards``: none under bernoulli without a book,
+    else (its code,), and (its code, book) with a release book (:mod:`dpbandits.mechanisms.ledger`).
 
     Left out, ``law`` is its default 0, which numba compiles as a constant: the other laws' branches vanish and
     the Bernoulli path is the code it was before the laws.
     """
+    if book is not None:
+        return LAWS.index(rewards), book
     return () if rewards == "bernoulli" else (LAWS.index(rewards),)
+
+
+def recorded(run):
+    """The ``Algorithm.releases`` of a regret ``run`` that takes ``book=`` (passed on through :func:`law_args`):
+    ``releases(means, horizon, epsilon, params, rng, book) -> pulls`` int64[K], one Bernoulli run recording in
+    ``book``."""
+
+    def releases(means, horizon, epsilon, params, rng, book, **options):
+        last = np.array([horizon], dtype=np.int64)
+        return run(means, horizon, epsilon, last, rng, params, book=book, **options)[1]
+
+    return releases
 
 
 @helper

@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..core.jit import kernel
 from ..core.laws import LAWS
 from ..core.registry import Algorithm, Audit, Contract, Param, Setting, register
 from ..mechanisms.klucb import klucb_upper
 from ._adap import ALPHA, Setup, episode, first_pulls, new_state
 from ._generator import argmax_ties
-from ._laws import law_args
+from ._laws import law_args, recorded
 from ._params import TIE_BREAK
 
 
@@ -52,7 +50,7 @@ def adap_klucb_kernel(means, horizon, epsilon, alpha, tol, checkpoints, rng, ran
     return out, n, total, last, mu
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli", book=None):
     """One run of AdaP-KLUCB under reward law ``rewards``; see :func:`adap_klucb_kernel`."""
     out, n, total, _, _ = adap_klucb_kernel(
         means,
@@ -63,17 +61,9 @@ def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
         checkpoints,
         rng,
         params["tie_break"] == "random",
-        *law_args(rewards),
+        *law_args(rewards, book),
     )
     return out, n, total
-
-
-def releases(means, horizon, epsilon, params, rng, book):
-    """One run that records its releases in ``book`` (:mod:`dpbandits.mechanisms.ledger`); returns pulls int64[K]."""
-    last = np.array([horizon], dtype=np.int64)
-    random_ties = params["tie_break"] == "random"
-    alpha, tol = params["alpha"], params["klucb_tol"]
-    return adap_klucb_kernel(means, horizon, epsilon, alpha, tol, last, rng, random_ties, 0, book)[1]
 
 
 # mb_a = Clip01(mu~_a + alpha ln t/(eps n_a)) < 1 at t = 3, n_a = 1 needs eps > 3.1 ln 3 = 3.4
@@ -102,7 +92,7 @@ register(
             fast_runs=3000,
         ),
         run=run,
-        releases=releases,
+        releases=recorded(run),
         params={
             "tie_break": TIE_BREAK,
             "alpha": ALPHA,

@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..core.jit import kernel
 from ..core.laws import LAWS
 from ..core.registry import Algorithm, Audit, Bound, Contract, Param, Setting, register
 from ._adap import ALPHA, Setup, episode, first_pulls, new_state
 from ._generator import argmax_ties
-from ._laws import law_args
+from ._laws import law_args, recorded
 from ._params import TIE_BREAK
 
 #: Reading axis of the argument of eq. (7)'s sub-Gaussian logarithm (docs/reconstructions.md, "AdaP-UCB").
@@ -53,7 +51,7 @@ def adap_ucb_kernel(means, horizon, epsilon, alpha, log_c, checkpoints, rng, ran
     return out, n, total, last, mu
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli", book=None):
     """One run (``Algorithm.run``) under reward law ``rewards``."""
     log_c = math.log(2.0) if params["ucb_log"] == "2t" else 0.0
     out, n, total, _, _ = adap_ucb_kernel(
@@ -65,17 +63,9 @@ def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
         checkpoints,
         rng,
         params["tie_break"] == "random",
-        *law_args(rewards),
+        *law_args(rewards, book),
     )
     return out, n, total
-
-
-def releases(means, horizon, epsilon, params, rng, book):
-    """One run that records its releases in ``book`` (:mod:`dpbandits.mechanisms.ledger`); returns pulls int64[K]."""
-    last = np.array([horizon], dtype=np.int64)
-    log_c = math.log(2.0) if params["ucb_log"] == "2t" else 0.0
-    random_ties = params["tie_break"] == "random"
-    return adap_ucb_kernel(means, horizon, epsilon, params["alpha"], log_c, last, rng, random_ties, 0, book)[1]
 
 
 register(
@@ -97,7 +87,7 @@ register(
             fast_runs=3000,
         ),
         run=run,
-        releases=releases,
+        releases=recorded(run),
         laws=LAWS,
         params={
             "tie_break": TIE_BREAK,

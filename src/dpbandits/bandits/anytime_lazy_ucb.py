@@ -25,7 +25,7 @@ from ..core.jit import kernel
 from ..core.laws import LAWS
 from ..core.registry import Algorithm, Contract, Setting, register
 from ._generator import argmax_count, pick_tie
-from ._laws import law_args
+from ._laws import law_args, recorded
 from ._lazy import lazy_close, lazy_count, lazy_state, open_epoch_rewards
 from ._params import TIE_BREAK
 from ._regret import fill_linear
@@ -124,19 +124,12 @@ def anytime_lazy_ucb_kernel(means, horizon, epsilon, checkpoints, rng, random_ti
     return out, n, total, obs, mu
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli", book=None):
     """One run of Anytime-Lazy-UCB under reward law ``rewards``; see :func:`anytime_lazy_ucb_kernel`."""
     out, n, total, _, _ = anytime_lazy_ucb_kernel(
-        means, horizon, epsilon, checkpoints, rng, params["tie_break"] == "random", True, *law_args(rewards)
+        means, horizon, epsilon, checkpoints, rng, params["tie_break"] == "random", True, *law_args(rewards, book)
     )
     return out, n, total
-
-
-def releases(means, horizon, epsilon, params, rng, book):
-    """One run that records its releases in ``book`` (:mod:`dpbandits.mechanisms.ledger`); returns pulls int64[K]."""
-    last = np.array([horizon], dtype=np.int64)
-    random_ties = params["tie_break"] == "random"
-    return anytime_lazy_ucb_kernel(means, horizon, epsilon, last, rng, random_ties, True, 0, book)[1]
 
 
 register(
@@ -148,7 +141,7 @@ register(
         reference="dpbandits.reference.hu:AnytimeLazyUCB",
         collapsed=True,
         run=run,
-        releases=releases,
+        releases=recorded(run),
         params={"tie_break": TIE_BREAK},
         # ten arms: the noisy first releases decide which arm leads (bonuses dwarf the noise otherwise)
         contract=Contract(

@@ -20,14 +20,12 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..core.audit_tables import threshold_candidates
 from ..core.jit import kernel
 from ..core.laws import LAWS
 from ..core.registry import Algorithm, Audit, Bound, Contract, OptionalProbability, Param, Setting, register
 from ._elimination import eliminate, exploit, run_buffers
-from ._laws import law_args, reward_sum
+from ._laws import law_args, recorded, reward_sum
 from ._params import resolve_beta
 from ._regret import fill_linear, fill_round_robin, finish_round_robin
 from ._release import noisy_means
@@ -117,8 +115,8 @@ def dp_se_kernel(means, horizon, epsilon, beta, scale_by_real, checkpoints, rng,
     return out, pulls, total
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
-    """One run of DP-SE under reward law ``rewards``; see :func:`dp_se_kernel`."""
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli", book=None):
+    """One run of DP-SE under reward law ``rewards`` (recording in ``book``, if given); see :func:`dp_se_kernel`."""
     return dp_se_kernel(
         means,
         horizon,
@@ -127,16 +125,8 @@ def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
         params["noise_scale_uses"] == "R_e",
         checkpoints,
         rng,
-        *law_args(rewards),
+        *law_args(rewards, book),
     )
-
-
-def releases(means, horizon, epsilon, params, rng, book):
-    """One run that records its releases in ``book`` (:mod:`dpbandits.mechanisms.ledger`); returns pulls int64[K]."""
-    beta = resolve_beta(params["beta"], horizon)
-    last = np.array([horizon], dtype=np.int64)
-    by_real = params["noise_scale_uses"] == "R_e"
-    return dp_se_kernel(means, horizon, epsilon, beta, by_real, last, rng, 0, book)[1]
 
 
 BETA = OptionalProbability(
@@ -181,7 +171,7 @@ register(
         ),
         bound=Bound("Lemma 4.2 (w.p. 1 - beta)", "dpbandits.drawing.theory:dp_se_epochs"),
         run=run,
-        releases=releases,
+        releases=recorded(run),
         params={
             "beta": BETA,
             "noise_scale_uses": Param(

@@ -25,8 +25,6 @@ from __future__ import annotations
 import math
 from functools import partial
 
-import numpy as np
-
 from ..core.audit_tables import DEFAULT_HORIZON, threshold_candidates
 from ..core.jit import kernel
 from ..core.laws import LAWS
@@ -35,7 +33,7 @@ from ..mechanisms.ledger import SVT_QUERY, SVT_THRESHOLD, next_draw, note
 from ..mechanisms.noise import laplace_scale
 from ..mechanisms.stopping import svt_scales
 from ._elimination import eliminate, exploit, run_buffers
-from ._laws import law_args, reward_sum
+from ._laws import law_args, recorded, reward_sum
 from ._params import resolve_beta
 from ._regret import fill_linear, fill_round_robin, finish_round_robin
 from ._release import noisy_means
@@ -144,19 +142,11 @@ def dp_se2_kernel(means, horizon, checkpoints, params, rng, law=0, book=None):
     return out, pulls, total
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2", rewards="bernoulli"):
+def run(means, horizon, epsilon, checkpoints, rng, params, variant="dp_se2", rewards="bernoulli", book=None):
     """One run of ``variant`` ("dp_se2" or "dp_se2_modified") under reward law ``rewards``; see
     :func:`dp_se2_kernel`."""
     kernel_params = _kernel_params(horizon, epsilon, params, variant)
-    return dp_se2_kernel(means, horizon, checkpoints, kernel_params, rng, *law_args(rewards))
-
-
-def releases(means, horizon, epsilon, params, rng, book, variant="dp_se2"):
-    """One run of ``variant`` that records its releases in ``book`` (:mod:`dpbandits.mechanisms.ledger`); returns
-    pulls int64[K]."""
-    last = np.array([horizon], dtype=np.int64)
-    kernel_params = _kernel_params(horizon, epsilon, params, variant)
-    return dp_se2_kernel(means, horizon, last, kernel_params, rng, 0, book)[1]
+    return dp_se2_kernel(means, horizon, checkpoints, kernel_params, rng, *law_args(rewards, book))
 
 
 def _kernel_params(horizon, epsilon, params, variant):
@@ -254,7 +244,7 @@ for _name, _label in (("dp_se2", "DP-SE 2"), ("dp_se2_modified", "modified DP-SE
             audit=Audit(params={"beta": 0.9}, plan=_audit_plan(_name)),
             contract=_CONTRACTS[_name],
             run=partial(run, variant=_name),
-            releases=partial(releases, variant=_name),
+            releases=partial(recorded(run), variant=_name),
             params=PARAMS,
             laws=LAWS,
             needs_horizon=True,

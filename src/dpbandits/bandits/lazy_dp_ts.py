@@ -24,7 +24,7 @@ from ..core.laws import LAWS
 from ..core.registry import Algorithm, Audit, Contract, Param, Setting, register
 from ._gamma import beta
 from ._generator import argmax_count, pick_tie
-from ._laws import law_args
+from ._laws import law_args, recorded
 from ._lazy import lazy_close, lazy_count, lazy_state, open_epoch_rewards
 from ._params import TIE_BREAK
 from ._pcg64 import POOL_INDEX, new_streams
@@ -93,7 +93,7 @@ def lazy_dp_ts_kernel(means, horizon, epsilon, log_scale, checkpoints, rng, sb, 
     return out, n, total, obs, mu
 
 
-def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
+def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli", book=None):
     """One run of Lazy-DP-TS under reward law ``rewards``; see :func:`lazy_dp_ts_kernel`."""
     out, n, total, _, _ = lazy_dp_ts_kernel(
         means,
@@ -104,26 +104,9 @@ def run(means, horizon, epsilon, checkpoints, rng, params, rewards="bernoulli"):
         rng,
         theta_stream(rng),
         params["tie_break"] == "random",
-        *law_args(rewards),
+        *law_args(rewards, book),
     )
     return out, n, total
-
-
-def releases(means, horizon, epsilon, params, rng, book):
-    """One run that records its releases in ``book`` (:mod:`dpbandits.mechanisms.ledger`); returns pulls int64[K]."""
-    last = np.array([horizon], dtype=np.int64)
-    return lazy_dp_ts_kernel(
-        means,
-        horizon,
-        epsilon,
-        LOG_SCALES[params["bonus_log"]],
-        last,
-        rng,
-        theta_stream(rng),
-        params["tie_break"] == "random",
-        0,
-        book,
-    )[1]
 
 
 # m_j = Clip01(mu~_j + 3 ln t/(eps O_j)) (Hu & Hegde 2022, Algorithm 2)
@@ -152,7 +135,7 @@ register(
             fast_runs=7500,
         ),
         run=run,
-        releases=releases,
+        releases=recorded(run),
         params={
             "tie_break": TIE_BREAK,
             "bonus_log": Param(
