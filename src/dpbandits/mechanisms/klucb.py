@@ -53,3 +53,25 @@ def klucb_upper(p, level, tol):
         else:
             lo = mid
     return lo
+
+
+@kernel
+def d_eps(x, y, epsilon):
+    """The privacy-smoothed divergence d_eps(x, y) = inf over z between x and y of eps |x - z| + kl(z, y), nats.
+
+    Bernoulli means ``x``, ``y`` in [0, 1], ``epsilon`` > 0. Moving the observed mean from x to z costs eps per
+    unit (a Laplace tail, Azize et al. 2025's coupling of privacy and information), the rest is the Bernoulli KL.
+    The objective is convex in z; its stationary point z0 = y e^-eps / (1 - y + y e^-eps) solves
+    eps = ln(y (1 - z) / ((1 - y) z)), clipped into [min(x, y), max(x, y)]. So d_eps <= min(kl(x, y), eps |x - y|),
+    d_eps -> kl(x, y) as eps -> inf and d_eps ~ eps |x - y| as eps -> 0; d_eps(x, x) = 0.
+    """
+    if x == y:
+        return 0.0
+    lo, hi = min(x, y), max(x, y)
+    e = math.exp(-epsilon)
+    if x < y:  # z below y: the KL side pulls z up towards y, the privacy side down towards x
+        z0 = y * e / (1.0 - y + y * e)
+    else:
+        z0 = y / (y + (1.0 - y) * e)
+    z = min(max(z0, lo), hi)
+    return epsilon * abs(x - z) + kl_bernoulli(z, y)
