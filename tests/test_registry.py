@@ -41,6 +41,8 @@ def test_bench_and_theory_read_the_registry():
         "adap_klucb",
         "adap_ucb",
         "anytime_lazy_ucb",
+        "dp_imed",
+        "dp_klucb",
         "dp_se",
         "dp_se2",
         "dp_se2_modified",
