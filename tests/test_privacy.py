@@ -282,3 +282,24 @@ def test_the_claims_ledger_and_the_captions_name_what_spends_more_than_promised(
     assert privacy_note(figure("dp_ucb_int"), table) == (
         "Spends more privacy than promised (worst reward, T=1000): DP-UCB-INT 1.9 at eps=1."
     )
+
+
+def test_gaussian_releases_compose_exactly():
+    """Gaussian releases of multipliers 9/4, 9/sqrt(13) and 9/sqrt(7) are one Gaussian of multiplier
+    (16/81 + 13/81 + 7/81)^-1/2 = (4/9)^-1/2 = 1.5;
+    its epsilon at delta solves delta = Phi(-eps s + 1/(2 s)) - e^eps Phi(-eps s - 1/(2 s)) with s = 1.5."""
+    import math
+
+    from scipy import optimize
+
+    from dpbandits.privacy import account
+
+    delta, s = 1e-5, 1.5
+
+    def phi(x):
+        return 0.5 * math.erfc(-x / math.sqrt(2))
+
+    exact = optimize.brentq(lambda e: phi(-e * s + 0.5 / s) - math.exp(e) * phi(-e * s - 0.5 / s) - delta, 1e-6, 50)
+    got = account.pld_epsilon([("gauss", 2.25), ("gauss", 9 / math.sqrt(13)), ("gauss", 9 / math.sqrt(7))], [], delta)
+    assert got == pytest.approx(exact, rel=1e-3)
+    assert got >= exact * (1 - 1e-6)  # the PLD's discretisation errs upwards, never below the true epsilon
