@@ -6,6 +6,8 @@ GENERATOR = ["test_privacy.py", "test_ledger_generator.py"]  # DP-SE, DP-SE 2, t
 TOSSOU = ["test_privacy.py", "test_ledger_tossou.py"]  # DP-UCB, the Tossou family, Private-UCB, LDP-UCB-L
 BAI = ["test_privacy.py", "test_ledger_bai.py"]
 SAMPLERS = ["test_samplers.py"]  # the block samplers' laws, without numpy's streams
+AZIZE = ["test_privacy.py", "test_azize2025.py"]  # DP-KLUCB, DP-IMED: the ledger, then their own checks
+TSUCB = ["test_privacy.py", "test_dp_ts_ucb.py"]  # DP-TS-UCB: the ledger, then ranges, sample cap, GDP sum, its mu
 #: the guard a test belongs to, by its file: the ledger, the contract, the privacy audit, else the file itself
 GUARDS = {"test_privacy.py": "ledger", "test_contract.py": "contract"}
 
@@ -339,5 +341,69 @@ MUTANTS = [
         "levels[_U(trailing_zeros(m))] = base + (levels[0] - base if m & 3 == 2 else eta)",
         [*TOSSOU, *CONTRACT],
         "private_ucb or (dp_ucb and not dp_ucb_)",
+    ),
+    (
+        "dp_klucb / dp_imed phase release scale",
+        "bandits/_dpphases.py",
+        "scale = 1.0 / epsilon",
+        "scale = 0.5 / epsilon",
+        [*AZIZE],
+        "dp_klucb or dp_imed",
+    ),
+    (
+        "dp_klucb / dp_imed phase noise drawn at half the scale noted",
+        "bandits/_dpphases.py",
+        "noise = rng.laplace(0.0, scale)",
+        "noise = rng.laplace(0.0, 0.5 * scale)",
+        [*AZIZE],
+        "dp_klucb or dp_imed",
+    ),
+    (
+        "dp_klucb / dp_imed phase sum kept without its noise",
+        "bandits/_dpphases.py",
+        "noisy[a] += s + noise",
+        "noisy[a] += s",
+        [*AZIZE],
+        "dp_klucb or dp_imed",
+    ),
+    (
+        "dp_ts_ucb posterior sample noise halved",
+        "bandits/dp_ts_ucb.py",
+        "noise = sigma[j] * rng.standard_normal()",
+        "noise = 0.5 * sigma[j] * rng.standard_normal()",
+        [*TSUCB],
+        "dp_ts_ucb",
+    ),
+    (
+        "dp_ts_ucb posterior sd: the GDP part halved",
+        "bandits/dp_ts_ucb.py",
+        "gdp_scale / m)",
+        "0.5 * gdp_scale / m)",
+        [*TSUCB],
+        "dp_ts_ucb",
+    ),
+    (
+        "dp_ts_ucb posterior sd without sqrt(phi) (each sample priced as the only one)",
+        "bandits/dp_ts_ucb.py",
+        "scale = math.sqrt(phi) / gdp_mu(",
+        "scale = 1.0 / gdp_mu(",
+        [*TSUCB],
+        "dp_ts_ucb",
+    ),
+    (
+        "dp_ts_ucb one sample more than phi per posterior",
+        "bandits/dp_ts_ucb.py",
+        "if given[j] < phi:",
+        "if given[j] < phi + 1:",
+        [*TSUCB],
+        "dp_ts_ucb",
+    ),
+    (
+        "dp_ts_ucb GDP-to-DP equation without e^epsilon (mu too large)",
+        "bandits/dp_ts_ucb.py",
+        "math.exp(epsilon + special.log_ndtr(",
+        "math.exp(special.log_ndtr(",
+        [*TSUCB],
+        "dp_ts_ucb",
     ),
 ]

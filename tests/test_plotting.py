@@ -182,7 +182,10 @@ def test_identity_is_defined_for_every_algorithm_and_deterministic():
         assert len({(idents[n].colour, idents[n].marker) for n in names}) == len(names), kind
     assert all(style.identity(n) == idents[n] for n in registry.ALGORITHMS)
     assert {i.colour for n, i in idents.items() if not registry.ALGORITHMS[n].private} == {style.REFERENCE}
-    # a paper's own figures never repeat a colour (the cross-paper study has more algorithms than colours)
+    # every built-in private algorithm of a kind has its own colour, in the cross-paper figures too
+    for kind in ("regret", "bai"):
+        builtin = [n for n in style.ORDER[(kind, True)] if n in registry.ALGORITHMS]
+        assert len({idents[n].colour for n in builtin}) == len(builtin), kind
     for curves in (
         ["dp_ucb_int", "dp_ucb_tossou", "dp_ucb_bound", "private_ucb"],
         ["dp_se2", "dp_se2_modified", "dp_ucb", "dp_se"],
@@ -311,3 +314,22 @@ def test_axis_labels_stay_on_the_canvas(figures, scale):
         box = ax.get_tightbbox(renderer)  # axes, tick labels, axis labels and offset text, in pixels
         assert box.x0 >= 0 and box.y1 <= mfig.bbox.height, (scale, box)
     plt.close(mfig)
+
+
+def test_the_curve_table_gives_the_growth_over_the_last_decade():
+    """Two runs with regret 3 ln t and 5 ln t + 7 at t = 1, 10, 50, 100, 1000: over the last decade (t' the last
+    checkpoint <= t / 10) they grow by 3 and 5 per unit of ln t, so growth is 4 with s.e. 1 (sd sqrt(2) / sqrt(2))."""
+    from dpbandits.core.simulate import SimulationResult
+    from dpbandits.pipeline.catalogue.model import Curve, Figure, Panel
+
+    t = np.array([1, 10, 50, 100, 1000])
+    regret = np.vstack([3 * np.log(t), 5 * np.log(t) + 7])
+    meta = {"means": [0.6, 0.5], "epsilon": None, "params": {"tie_break": "random"}, "horizon": 1000}
+    res = SimulationResult(t, regret, np.zeros((2, 2), dtype=np.int64), np.zeros(2), meta)
+    panel = Panel("p", {"means": [0.6, 0.5]}, [Curve("UCB", "ucb", None, "cid")])
+    fig = Figure("crosspaper", "growth", {"kind": "regret", "band": "sem", "theory": False}, 2, [panel])
+    table = plotting.curve_table(fig, {"cid": {None: res}}).set_index("t")
+    assert np.isnan(table.loc[1, "growth"])
+    for at in (10, 50, 100, 1000):
+        assert table.loc[at, "growth"] == pytest.approx(4.0) and table.loc[at, "growth_sem"] == pytest.approx(1.0)
+    assert table.loc[1000, "median"] == pytest.approx(np.median(regret[:, -1]))

@@ -125,11 +125,20 @@ def frontier_files(paper):
     ):
         return []
     base = f"{figures_dir(RESULTS, paper)}/frontier"
+    # the files dpbandits.drawing.frontier.OUTPUTS names, in its order
     return [
-        f"{base}/frontier.csv",
-        f"{base}/ranking.csv",
-        f"{base}/summary.pdf",
-        f"{base}/summary.png",
+        f"{base}/{name}"
+        for name in (
+            "frontier.csv",
+            "winners.csv",
+            "ranking.csv",
+            "below.csv",
+            "crossovers.csv",
+            "slopes.csv",
+            "gap_slopes.csv",
+            "summary.pdf",
+            "summary.png",
+        )
     ]
 
 

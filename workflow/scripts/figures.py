@@ -26,7 +26,6 @@ if out.summary:
 if out.frontier:
     from dpbandits.drawing.frontier import write_frontier
 
-    csv, ranking, pdf, png = out.frontier
     frontier = [(fig, out.csv[i]) for i, (name, fig) in enumerate(figures) if fig.frontier and not is_diagnostic(name)]
-    write_frontier(frontier, csv, ranking, pdf, png)
-    logging.info("wrote %s", pdf)
+    write_frontier(frontier, list(out.frontier))
+    logging.info("wrote %s", out.frontier[0])

@@ -24,7 +24,7 @@ from ._starving import (
 )
 
 PAPER = "crosspaper"
-FIGURES = ("C1", "C2", "C3", "C4", "tossou_2arm", "tossou_10arm", "hu_setting1", "hu_setting2")
+FIGURES = ("C1", "C2", "C3", "C4", "tossou_2arm", "tossou_10arm", "hu_setting2")  # hu_setting1 = C2, K = 5
 ABLATION_RUNS = 250  # per offending curve and noise factor, at T = 1e5: about 2 s each
 ABLATION_HORIZON = 100_000  # starvation is decided by the first releases; T = 1e5 keeps the ablation cheap
 MAX_ABLATED = 4  # offending curves ablated, the largest mean / bound first

@@ -177,51 +177,87 @@ def final_table(results: str | Path, paper: str, figure: str) -> pd.DataFrame:
 
 
 def frontier_reading(results: str | Path, paper: str = "crosspaper"):
-    """Markdown: what the privacy-utility frontier shows, read from ``frontier/frontier.csv``: per reward law,
-    the private algorithms that are best in the most (instance, epsilon) cells at low and at high epsilon and,
-    for Bernoulli rewards, how far the best is from the largest lower bound."""
+    """Markdown: what the privacy-utility frontier shows, read from the frontier's tables: per reward law and
+    privacy model with a contest, which algorithms are among the winners of the most (instance, epsilon) cells at
+    low and at high epsilon (:mod:`.winners`); the rows below a bound that binds them, by cause; then the
+    crossovers, the slopes in epsilon and the gap sweep (:mod:`.frontier_study`)."""
     from IPython.display import Markdown
 
-    from .frontier import BERNOULLI, CLEAR, best_private
+    from .frontier import MODELS
 
-    rows = pd.read_csv(figure_path(results, paper, "frontier/frontier", "csv"))
-    best = best_private(rows)
-    middle = float(np.sqrt(best["epsilon"].min() * best["epsilon"].max()))  # the grid's middle, log scale
+    def table(name):
+        return pd.read_csv(figure_path(results, paper, f"frontier/{name}", "csv"))
+
+    rows, cells, below = table("frontier"), table("winners"), table("below")
+    label = dict(zip(rows["algorithm"], rows["label"], strict=True))
+    middle = float(np.sqrt(cells["epsilon"].min() * cells["epsilon"].max()))  # the grid's middle, log scale
     lines = []
-    for law, cells in best.groupby("law", sort=False):
-        parts = []
-        for name, part in (
-            (f"ε < {middle:.2g}", cells[cells["epsilon"] < middle]),
-            (f"ε ≥ {middle:.2g}", cells[cells["epsilon"] >= middle]),
+    for (law, model), part in cells.groupby(["law", "model"], sort=False):
+        if part["algorithms"].max() < 2:
+            lines.append(f"- **{law.capitalize()} rewards, {MODELS[model][0]}**: {label[part['best'].iloc[0]]} alone.")
+            continue
+        texts = []
+        for name, sub in (
+            (f"ε < {middle:.2g}", part[part["epsilon"] < middle]),
+            (f"ε ≥ {middle:.2g}", part[part["epsilon"] >= middle]),
         ):
-            wins = part["label"].value_counts()
-            top = ", ".join(f"{lbl} ({n} of {len(part)} cells)" for lbl, n in wins.head(3).items())
-            parts.append(f"at {name} the best is {top}")
-        clear = int((cells["margin"] >= CLEAR).sum())
-        text = f"- **{law.capitalize()} rewards**: " + "; ".join(parts)
-        text += f". The best is a clear win (runner-up ≥ {CLEAR:g} s.e. behind) in {clear} of {len(cells)} cells"
-        if law == BERNOULLI and cells["ratio_to_bound"].notna().any():
-            ratio = cells["ratio_to_bound"]
-            text += (
-                f". The best algorithm's final regret is {ratio.median():.2g} times the largest lower bound in the "
-                f"median cell (from {ratio.min():.2g} to {ratio.max():.2g})"
-            )
-        lines.append(text + ".")
+            won = sub["winners"].str.split("+").explode().value_counts()
+            texts.append(f"at {name}, " + ", ".join(f"{label[a]} in {n} of {len(sub)}" for a, n in won.head(3).items()))
+        lines.append(
+            f"- **{law.capitalize()} rewards, {MODELS[model][0]}** ({part['algorithms'].max()} algorithms), among "
+            f"the winners: {'; '.join(texts)}; {int(part['tie'].sum())} of {len(part)} cells are ties."
+        )
+    if len(below):
+        parts = []
+        for cause, sub in below.groupby("cause", sort=False):
+            counts = sub["label"].value_counts()
+            parts.append(f"{len(sub)} {cause} (" + ", ".join(f"{lbl} {n}" for lbl, n in counts.items()) + ")")
+        lines.append(
+            f"- **Below a lower bound that binds them** by more than 2 s.e.: {len(below)} rows: {'; '.join(parts)}."
+        )
+    else:
+        lines.append("- **No algorithm lies below a lower bound that binds it** by more than 2 s.e.")
+    slopes, cross, gaps = table("slopes"), table("crossovers"), table("gap_slopes")
+    if len(slopes):
+        med = slopes.groupby("label")["slope"].median().sort_values()
+        lines.append(
+            "- **Slope of ln regret in ln ε over [0.1, 1]** (median over instances; theory −1 central, −2 local): "
+            + ", ".join(f"{lbl} {v:.2f}" for lbl, v in med.items())
+            + "."
+        )
+    if len(cross):
+        reached = cross.groupby("label")["crossover"].median().dropna().sort_values()
+        near = cross.groupby("label")["at_largest"].median().sort_values().head(3)
+        lines.append(
+            "- **Crossover** (least ε from which regret stays within 10 % of the best non-private algorithm, median "
+            "over instances): "
+            + (", ".join(f"{lbl} {v:g}" for lbl, v in reached.items()) or "none on the grid")
+            + "; closest at the largest ε: "
+            + ", ".join(f"{lbl} {v:.2g} times the limit" for lbl, v in near.items())
+            + "."
+        )
+    if len(gaps):
+        public = gaps[gaps["model"] == "none"]["slope"].median()
+        private = gaps[gaps["model"] != "none"].groupby("epsilon")["slope"].median()
+        lines.append(
+            f"- **Gap sweep** (two arms): slope of ln regret in ln Δ, median {public:.2f} for the non-private "
+            "algorithms (−1 asymptotically), and for the private ones "
+            + ", ".join(f"{v:.2f} at ε = {e:g}" for e, v in private.items())
+            + " (near 0 where privacy decides, positive where T is too short to learn)."
+        )
     horizon = int(rows["horizon"].max())
-    return Markdown(
-        f"Computed from `frontier.csv` (T = {horizon:,}; the bounds are asymptotic or order-only, so a ratio below 1 "
-        "at this horizon is possible and says the bound's constant or its limit, not the algorithm, is loose):\n\n"
-        + "\n".join(lines)
-    )
+    return Markdown(f"Computed from the frontier's tables (T = {horizon:,}):\n\n" + "\n".join(lines))
 
 
 def frontier_ranking(results: str | Path, paper: str = "crosspaper") -> pd.DataFrame:
-    """Mean rank of each private algorithm over the frontier's (instance, epsilon) cells that every reward law
-    covers, one column per law (1 = best), best under the first law first."""
+    """Mean rank of each private algorithm within its privacy model over the frontier's (instance, epsilon) cells
+    that every reward law covers, one column per law (1 = best), with its sole wins and ties under the first law."""
     df = pd.read_csv(figure_path(results, paper, "frontier/ranking", "csv"))
     laws = list(dict.fromkeys(df["law"]))
-    table = df.pivot_table(index="label", columns="law", values="mean_rank")[laws]
-    return table.sort_values(laws[0]).rename(columns=lambda law: f"{law} (mean rank)")
+    table = df.pivot_table(index=["model", "label"], columns="law", values="mean_rank")[laws]
+    first = df[df["law"] == laws[0]].set_index(["model", "label"])[["wins", "ties", "cells"]]
+    table = table.rename(columns=lambda law: f"{law} (mean rank)").join(first)
+    return table.sort_values(["model", f"{laws[0]} (mean rank)"])
 
 
 def figure_path(results: str | Path, paper: str, figure: str, ext: str = "png") -> Path:

@@ -21,7 +21,10 @@ BANDS = {"sem": "±1 s.e. of the mean", "std": "±1 s.d. across runs", "minmax":
 
 
 def curve_table(fig: Figure, results: dict[str, dict]) -> pd.DataFrame:
-    """Tidy per-checkpoint summary: one row per (panel, curve, t) with mean, sem, std, min, max, and sem_step
+    """Tidy per-checkpoint summary: one row per (panel, curve, t) with mean, sem, std, median, q90 (the 90th
+    percentile over runs: a heavy tail shows as q90 far above the median), growth and growth_sem (the mean regret
+    per unit of ln t over the last decade, (R_t - R_t') / ln(t / t') with t' the last checkpoint <= t / 10, and its
+    s.e.; NaN before t = 10), min, max, and sem_step
     (the s.e. of the mean increment since the previous checkpoint, which the claims' slope readings need)."""
     rows = []
     for p_idx, panel in enumerate(fig.panels):
@@ -31,6 +34,12 @@ def curve_table(fig: Figure, results: dict[str, dict]) -> pd.DataFrame:
             n = reg.shape[0]
             sd = reg.std(axis=0, ddof=1) if n > 1 else np.zeros(reg.shape[1])
             sd_step = np.diff(reg, axis=1, prepend=0.0).std(axis=0, ddof=1) if n > 1 else np.zeros(reg.shape[1])
+            # growth over the last decade: (R_t - R_t') / ln(t / t'), t' the last checkpoint <= t / 10, per run
+            t_all = np.asarray(res.checkpoints)
+            back = np.searchsorted(t_all, t_all / 10.0, side="right") - 1
+            ok = back >= 0
+            growth = np.full((n, t_all.size), np.nan)
+            growth[:, ok] = (reg[:, ok] - reg[:, back[ok]]) / np.log(t_all[ok] / t_all[back[ok]])
             meta = res.meta
             bound = bound_for(
                 curve.algorithm, meta["means"], res.checkpoints, meta["epsilon"], meta["params"], meta["horizon"]
@@ -52,6 +61,10 @@ def curve_table(fig: Figure, results: dict[str, dict]) -> pd.DataFrame:
                         "sem": sd / np.sqrt(n),
                         "std": sd,
                         "sem_step": sd_step / np.sqrt(n),
+                        "median": np.median(reg, axis=0),
+                        "q90": np.quantile(reg, 0.9, axis=0),
+                        "growth": growth.mean(axis=0),
+                        "growth_sem": growth.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.zeros(t_all.size),
                         "min": reg.min(axis=0),
                         "max": reg.max(axis=0),
                         "runs": n,

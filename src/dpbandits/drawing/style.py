@@ -2,9 +2,10 @@
 
 Colours come from seaborn's colour-blind-safe ``colorblind`` palette (its yellow, unreadable as a thin line
 on white, left out); non-private reference algorithms (UCB, OD-LinBAI) are black. ``ORDER`` fixes the
-identities of the known algorithms so that each paper's figures get distinct colours; a private algorithm added
-to the registry later (a plugin) gets the next colour of ``EXTRA``, which keeps clear of every built-in colour,
-and the next marker of its group, deterministically (sorted by name).
+identities of the known algorithms so that every built-in private algorithm of a kind has its own colour (the
+palette's nine, then the first colours of ``EXTRA``); a private algorithm added to the registry later (a plugin)
+gets the next colour of ``EXTRA``, which keeps clear of every built-in colour, and the next marker of its group,
+deterministically (sorted by name).
 Line styles tell variants and epsilons of one algorithm apart; dotted lines are theory bounds only.
 """
 
@@ -17,7 +18,8 @@ from ..core import registry
 # seaborn.color_palette("colorblind") without its yellow (#ece133)
 PALETTE = ("#0173b2", "#de8f05", "#029e73", "#d55e00", "#cc78bc", "#56b4e9", "#ca9161", "#fbafe4", "#949494")
 REFERENCE = "#000000"  # non-private algorithms
-# Colours of private algorithms outside ORDER (plugins): from seaborn's "dark" and matplotlib's Dark2, Set1 and
+# Colours of the built-in private algorithms past the palette's nine, then of those outside ORDER (plugins): from
+# seaborn's "dark" and matplotlib's Dark2, Set1 and
 # tab20b palettes, each at CIELAB distance >= MIN_DISTANCE from every PALETTE colour, from black and from each
 # other (the PALETTE colours are >= 20 apart), readable as thin lines (L* <= 70, chroma >= 20).
 EXTRA = (
@@ -57,7 +59,11 @@ ORDER = {
         "adap_klucb",
         "adap_ucb",
         "ldp_ucb",
+        "dp_klucb",
+        "dp_imed",
+        "dp_ts_ucb",
     ),
+    ("regret", False): ("ucb", "kl_ucb", "thompson", "imed"),
     ("bai", True): ("dp_bai", "dp_bai_gauss", "baseline_bai", "dp_od"),
 }
 
@@ -100,10 +106,15 @@ def identity(name: str) -> Identity:
         if (a.kind, a.private) == (alg.kind, alg.private) and a.name not in known
     )
     i = known.index(name) if name in known else len(known) + group.index(name)
+    # built-in colours: the palette, then EXTRA's first colours; plugins take the EXTRA colours after them
+    builtin = [*PALETTE, *EXTRA][: max(len(known), len(PALETTE))]
     if not alg.private:
         colour = REFERENCE
+    elif name in known:
+        colour = builtin[i]
     else:
-        colour = PALETTE[i % len(PALETTE)] if name in known else EXTRA[group.index(name) % len(EXTRA)]
+        spare = EXTRA[len(builtin) - len(PALETTE) :]
+        colour = spare[group.index(name) % len(spare)]
     return Identity(colour, MARKERS[i % len(MARKERS)], alg.label)
 
 

@@ -30,6 +30,7 @@ import string
 import sys
 from pathlib import Path
 
+from ..core.instances import instance_label, means_for
 from . import gendocs
 from .catalogue.model import DIAGNOSTICS, ConfigError, figure_key, keypath
 
@@ -196,11 +197,24 @@ def frontier(paper: str, spec: dict, figures: dict) -> dict[str, dict]:
                     f"({keypath(key, 'instances')}: {names})"
                 )
     out = {}
+    seen = {}
     for i, instance in enumerate(spec["instances"]):
         if "name" not in instance:
             raise ConfigError(
                 f"{keypath(key, 'instances', i, 'name')}: missing; a frontier figure is named by its instance"
             )
+        try:
+            content = tuple(means_for(instance).tolist())
+        except ValueError as err:
+            raise ConfigError(f"{keypath(key, 'instances', i)}: {err}") from None
+        if content in seen:
+            j = seen[content]
+            raise ConfigError(
+                f"{keypath(key, 'instances', i)}: {instance_label(instance)} has the means of "
+                f"{instance_label(spec['instances'][j])} ({keypath(key, 'instances', j)}); one instance under two "
+                "names would be simulated and counted twice: list it once"
+            )
+        seen[content] = i
         name = f"frontier/{instance['name']}"
         if name in figures or name in out:
             raise ConfigError(f"{keypath(key, 'instances', i, 'name')}: figure {name!r} is already defined")
@@ -222,7 +236,28 @@ def frontier(paper: str, spec: dict, figures: dict) -> dict[str, dict]:
             ],
         }
         out[name] = figure(paper, name, fspec, {})
+    if "gaps" in spec:
+        out["frontier/gaps"] = figure(paper, "frontier/gaps", gap_sweep(spec), {})
     return out
+
+
+def gap_sweep(spec: dict) -> dict:
+    """The figure spec of a frontier block's ``gaps`` sweep: final regret against its epsilons, one panel per gap
+    Delta on two Bernoulli arms of means 1/2 +- Delta/2 (the frontier's horizon, runs and curves)."""
+    gaps = spec["gaps"]
+    return {
+        "x": "epsilon",
+        "xscale": "log",
+        "yscale": "log",
+        "label_epsilon": False,
+        "theory": False,
+        "curves": spec.get("curves", "all"),
+        "horizon": spec["horizon"],
+        "runs": spec["runs"],
+        "epsilons": gaps["epsilons"],
+        "caption": "Two-arm gap sweep of the privacy-utility frontier: how final regret depends on the gap Δ.",
+        "panels": [{"title": f"Δ = {d:g}", "instance": {"means": [0.5 + d / 2, 0.5 - d / 2]}} for d in gaps["deltas"]],
+    }
 
 
 def panels_by(by: dict, spec: dict, fkey: str, note: str = "") -> list[dict]:
