@@ -46,6 +46,12 @@ PARAMS_USERS = {
     "dp_se",
     "dp_se2",
     "dp_se2_modified",
+    "kl_ucb",
+    "thompson",
+    "imed",
+    "dp_klucb",
+    "dp_imed",
+    "dp_ts_ucb",
 }
 
 
