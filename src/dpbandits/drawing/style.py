@@ -19,9 +19,9 @@ from ..core import registry
 PALETTE = ("#0173b2", "#de8f05", "#029e73", "#d55e00", "#cc78bc", "#56b4e9", "#ca9161", "#fbafe4", "#949494")
 REFERENCE = "#000000"  # non-private algorithms
 # Colours of the built-in private algorithms past the palette's nine, then of those outside ORDER (plugins): from
-# seaborn's "dark" and matplotlib's Dark2, Set1 and
-# tab20b palettes, each at CIELAB distance >= MIN_DISTANCE from every PALETTE colour, from black and from each
-# other (the PALETTE colours are >= 20 apart), readable as thin lines (L* <= 70, chroma >= 20).
+# seaborn's "dark" and matplotlib's Dark2, Set1 and tab20b palettes, each at CIELAB distance >= MIN_DISTANCE from
+# every PALETTE colour, from black and from each other (the PALETTE colours are >= 20 apart), readable as thin
+# lines (L* <= 70, chroma >= 20).
 EXTRA = (
     "#001c7f",
     "#12711c",

@@ -21,9 +21,9 @@ CELL = ["law", "model", "instance", "epsilon"]
 
 
 def cell_winners(cell: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
-    """``cell`` (one row per algorithm: final_regret, sem, runs) with ``p_worse`` (Holm-adjusted decision input:
-    the raw one-sided p-value of "worse than the best"), ``worse`` (Holm rejects at ``alpha``) and ``winner``
-    (not shown worse), sorted best first."""
+    """``cell`` (one row per algorithm: final_regret, sem, runs) sorted best first, with ``p_worse`` (the raw
+    one-sided Welch p-value of "worse than the best"; NaN for the best), ``worse`` (Holm's step-down rejects it at
+    ``alpha``) and ``winner`` (not shown worse)."""
     cell = cell.sort_values("final_regret", kind="stable").copy()
     best = cell.iloc[0]
     rest = cell.iloc[1:]
