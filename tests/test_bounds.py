@@ -81,7 +81,8 @@ def test_a_bound_is_capped_at_the_regret_of_always_pulling_the_worst_arm():
 def test_the_pulls_a_bound_asks_of_an_arm():
     means, horizon = [0.6, 0.5, 0.5], 10**4
     assert pulls_asked(means, horizon, None, "lai_robbins") == pytest.approx(math.log(horizon) / kl(0.5, 0.6))
-    assert pulls_asked(means, horizon, 0.1, "shariff_sheffet") == pytest.approx(math.log(horizon) / 0.6)
+    # m ln T / (6 eps) = sum_a Delta_a ln T / (6 eps Delta_a): arm a is asked ln T / (6 eps Delta_a) pulls
+    assert pulls_asked(means, horizon, 0.1, "shariff_sheffet") == pytest.approx(math.log(horizon) / 0.06)
     assert np.isnan(pulls_asked(means, horizon, None, "azize_2025"))
 
 

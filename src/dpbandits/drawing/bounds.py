@@ -87,21 +87,28 @@ def _terms(means):
     return means[sub], best, gaps[sub], float(gaps.max()), float(gaps.mean())
 
 
+def divergences(means, epsilon: float | None) -> dict[str, np.ndarray]:
+    """{bound: D float64[m]}: each bound's divergence D_a of the m suboptimal arms, so that the bound is
+    sum_a Delta_a ln T / D_a and asks arm a for ln T / D_a pulls (kl; min(kl, 6 eps Delta); 6 eps Delta; d_eps).
+    The private bounds are absent when ``epsilon`` is None."""
+    mu, best, gaps, _, _ = _terms(means)
+    kl = np.array([kl_bernoulli(float(m), best) for m in mu])
+    out = {"lai_robbins": kl}
+    if epsilon is not None:
+        eps = float(epsilon)
+        out["azize_basu"] = np.minimum(kl, 6.0 * eps * gaps)
+        out["shariff_sheffet"] = 6.0 * eps * gaps
+        out["azize_2025"] = np.array([d_eps(float(m), best, eps) for m in mu])
+    return out
+
+
 def asymptotic(means, horizon: int, epsilon: float | None) -> dict[str, float]:
     """{bound: value} of :data:`BOUNDS` without the finite-T ceiling, and "uniform_play" (T mean_a Delta_a);
     the private bounds are NaN when ``epsilon`` is None."""
-    mu, best, gaps, _, mean_gap = _terms(means)
+    _, _, gaps, _, mean_gap = _terms(means)
     log_t = np.log(horizon)
-    kl = np.array([kl_bernoulli(float(m), best) for m in mu])
-    out = {"lai_robbins": float(np.sum(gaps / kl) * log_t)}
-    if epsilon is None:
-        out |= {b: np.nan for b, spec in BOUNDS.items() if spec.private}
-    else:
-        eps = float(epsilon)
-        out["azize_basu"] = float(np.sum(gaps / np.minimum(kl, 6.0 * eps * gaps)) * log_t)
-        out["shariff_sheffet"] = float(gaps.size * log_t / (6.0 * eps))
-        dk = np.array([d_eps(float(m), best, eps) for m in mu])
-        out["azize_2025"] = float(np.sum(gaps / dk) * log_t)
+    div = divergences(means, epsilon)
+    out = {b: float(np.sum(gaps / div[b]) * log_t) if b in div else np.nan for b in BOUNDS}
     out[UNIFORM[0]] = float(horizon * mean_gap)
     return out
 
@@ -114,26 +121,15 @@ def lower_bounds(means, horizon: int, epsilon: float | None) -> dict[str, float]
 
 
 def pulls_asked(means, horizon: int, epsilon: float | None, bound: str) -> float:
-    """The most pulls ``bound`` asks of one suboptimal arm, max_a ln T / D_a (D_a its divergence of arm a).
+    """The most pulls ``bound`` asks of one suboptimal arm, max_a ln T / D_a (:func:`divergences`); NaN for a
+    private bound without ``epsilon``.
 
     The asymptotic regime of a lim inf bound has the suboptimal arms pulled far less than the best one; where
     the bound asks some arm for more than T / K pulls (uniform play's share) that regime is not reached at this
     horizon, and the bound says nothing about regret at T (:func:`.frontier.check` calls it pre-asymptotic).
     """
-    mu, best, gaps, _, _ = _terms(means)
-    log_t = np.log(horizon)
-    kl = np.array([kl_bernoulli(float(m), best) for m in mu])
-    if bound == "lai_robbins":
-        div = kl
-    elif epsilon is None:
-        return np.nan
-    elif bound == "azize_basu":
-        div = np.minimum(kl, 6.0 * epsilon * gaps)
-    elif bound == "shariff_sheffet":
-        div = 6.0 * epsilon * np.ones_like(gaps)
-    else:
-        div = np.array([d_eps(float(m), best, float(epsilon)) for m in mu])
-    return float(np.max(log_t / div))
+    div = divergences(means, epsilon)
+    return float(np.max(np.log(horizon) / div[bound])) if bound in div else np.nan
 
 
 def binding(model: str) -> list[str]:
